@@ -1,0 +1,287 @@
+/**
+ * The model every layer shares: actions, facts, checks, the memory tree, verdicts, evaluation.
+ * Plain data only (JSON-serialisable), so it crosses IPC, sockets and SQLite unchanged.
+ */
+
+/** The kinds of action an agent can propose. */
+export type ActionKind = 'shell' | 'tool' | 'sql' | 'web' | 'text';
+
+/** One proposed action, discriminated by `type`. */
+export type Action =
+  | { type: 'shell'; command: string }
+  | { type: 'tool'; name: string; arguments: Record<string, unknown> }
+  | { type: 'sql'; query: string; identity?: string }
+  | { type: 'web'; element: string; operation: string; value?: string; url?: string }
+  | { type: 'text'; content: string };
+
+/** Who the action runs as and what the agent saw (AGrail's agent spec, identity, observation). */
+export interface ActionContext {
+  /** Name of the agent that proposed the action. */
+  agent?: string;
+  /** Session or conversation id the action belongs to. */
+  session?: string;
+  /** Identity the action runs as: `root`, `user`, or a role name for SQL / web policies. */
+  user?: string;
+  /** Working directory of the action. */
+  cwd?: string;
+  /** Home directory of the identity (defaults to /root or /home/user). */
+  home?: string;
+  /** What the agent observed from the environment before proposing the action (file contents, tool output). */
+  observation?: string;
+  /** Free-text description of the agent and its tools. */
+  agentSpec?: string;
+  /** Extra facts about the identity (age, licences, memberships) for task-specific policies. */
+  profile?: Record<string, unknown>;
+}
+
+/** The input of one verdict: AGrail's seven inputs mapped onto plain fields. */
+export interface ActionRequest {
+  /** What the human asked the agent to do. */
+  request: string;
+  action: Action;
+  context?: ActionContext;
+  /** Task-specific policy in natural language written by an administrator. */
+  guardRequest?: string;
+  /** Extra safety criteria beyond confidentiality, integrity and availability. */
+  criteria?: string[];
+}
+
+/** A redirect attached to a simple command. */
+export interface Redirect {
+  op: string;
+  target: string;
+  fd?: number;
+}
+
+/** One simple command after parsing: resolved argv where the parser could resolve it. */
+export interface SimpleCommand {
+  /** Command name with any leading path removed (`/bin/rm` -> `rm`). */
+  name: string;
+  argv: string[];
+  redirects: Redirect[];
+  /** True when the name or an argument came from an expansion the parser could not resolve. */
+  dynamic: boolean;
+  /** Wrappers the command ran under (sudo, env, nohup, xargs, timeout...). */
+  wrappers: string[];
+}
+
+/** A path effect with the command that causes it. */
+export interface PathEffect {
+  path: string;
+  by: string;
+  recursive?: boolean;
+  mode?: string;
+}
+
+/** What an action would do to the world, as far as static analysis can tell. */
+export interface Effects {
+  reads: PathEffect[];
+  writes: PathEffect[];
+  deletes: PathEffect[];
+  modeChanges: PathEffect[];
+  ownerChanges: PathEffect[];
+  /** Outbound network use: host (or the raw target) and the tool. */
+  network: { target: string; by: string; sendsData: boolean }[];
+  signals: { target: string; signal: string; by: string }[];
+  /** Privilege changes: sudo, su, setuid bits, user/group edits, sudoers. */
+  privilege: { kind: string; detail: string }[];
+  /** Places that make something run again later: cron, shell rc, authorized_keys, systemd units. */
+  persistence: { place: string; by: string }[];
+  /** Resource exhaustion patterns: fork bombs, endless writes, filling a disk. */
+  exhaustion: { kind: string; detail: string }[];
+  /** Dynamic execution: eval, decode-and-run, download-and-run, `sh -c` with hidden text. */
+  execution: { kind: string; detail: string }[];
+}
+
+/** Facts about a SQL statement. */
+export interface SqlFacts {
+  statements: string[];
+  tables: { name: string; op: string }[];
+  columns: { table: string | null; column: string; op: string }[];
+}
+
+/** Everything the guard knows about an action before it looks at the environment. */
+export interface Facts {
+  kind: ActionKind;
+  commands: SimpleCommand[];
+  effects: Effects;
+  /** Named patterns found while parsing (e.g. `pipe-to-shell`, `base64-decode-run`, `hidden-path-in-variable`). */
+  flags: string[];
+  /** Paths named in the human's request, used to tell in-scope from out-of-scope effects. */
+  requestPaths: string[];
+  sql?: SqlFacts;
+  /** AGrail memory key, natural-language form. */
+  paraphrase: string;
+  /** AGrail memory key, tool-command form. */
+  commandForm: string;
+  /** Set when the action could not be parsed; the gate fails closed on it. */
+  parseError?: string;
+}
+
+/** How strongly a failing check weighs: hard blocks outright, soft sends to judge or human. */
+export type CheckSeverity = 'hard' | 'soft';
+
+/** Where a check came from. */
+export type CheckOrigin = 'builtin' | 'human' | 'analyzer' | 'policy';
+
+/**
+ * A declarative, executable safety check. `when` is an expression in the rule language (CEL)
+ * over `facts`, `request`, `context`, `probes` and `policy`; the check fails when it is true.
+ */
+export interface Check {
+  id: string;
+  title: string;
+  /** Why the check exists, shown to reviewers. */
+  description: string;
+  /** CEL expression; true means the action violates the check. */
+  when: string;
+  severity: CheckSeverity;
+  /** Safety category: confidentiality, integrity, availability or an administrator's own. */
+  category: string;
+  origin: CheckOrigin;
+  /** Action kinds the check applies to; empty means all. */
+  kinds: ActionKind[];
+  enabled: boolean;
+  /** Probes the check needs from the sandbox before it can be decided. */
+  probes?: string[];
+}
+
+/** The outcome of one check for one action. */
+export interface CheckResult {
+  id: string;
+  title: string;
+  severity: CheckSeverity;
+  /** `fail` = the action violates it; `error` = the check could not be evaluated (fails closed). */
+  status: 'pass' | 'fail' | 'error' | 'skipped';
+  detail?: string;
+}
+
+/** A SafeHarbor contrastive rule pair held by a leaf. */
+export interface RulePair {
+  prohibition: string;
+  exemption: string;
+}
+
+/** Node kinds of the memory tree. Internal nodes only route. */
+export type TreeNodeKind = 'root' | 'category' | 'cluster' | 'leaf';
+
+/** A memory tree node as it crosses the contract (centroid omitted). */
+export interface TreeNodeInfo {
+  id: string;
+  parentId: string | null;
+  kind: TreeNodeKind;
+  name: string;
+  radius: number;
+  members: number;
+  /** Normalised entropy of the member similarity distribution (leaves). */
+  entropy: number;
+  rule?: RulePair;
+  checkIds: string[];
+  hits: number;
+  lastHit: number | null;
+  overrides: number;
+  retired: boolean;
+}
+
+/** A rule retrieved for one action. */
+export interface RetrievedRule {
+  leafId: string;
+  category: string;
+  similarity: number;
+  rule: RulePair;
+}
+
+/** One change to the memory tree, with the numbers that caused it. */
+export interface TreeEvent {
+  id: number;
+  at: number;
+  kind: 'split' | 'merge' | 'create' | 'edit' | 'retire' | 'restore' | 'import' | 'revert';
+  nodeId: string;
+  parentId: string | null;
+  /** Information gain of the insertion (split / merge). */
+  ig?: number;
+  theta?: number;
+  similarity?: number;
+  detail: string;
+  /** Verdict or review that caused the change, if any. */
+  cause?: string;
+  reverted?: boolean;
+}
+
+/** A verdict's decision. */
+export type Decision = 'allow' | 'deny' | 'ask';
+
+/** Which part of the pipeline decided. */
+export type DecisionPath = 'fast' | 'check' | 'projector' | 'judge' | 'human' | 'review' | 'error';
+
+/** A read-only look at the environment made before the verdict. */
+export interface ProbeResult {
+  probe: string;
+  target: string;
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+}
+
+/** The guard's answer for one action, with its provenance. */
+export interface Verdict {
+  id: string;
+  at: number;
+  decision: Decision;
+  path: DecisionPath;
+  reason: string;
+  scores: { pHarm: number; sBenign: number };
+  rules: RetrievedRule[];
+  checks: CheckResult[];
+  probes: ProbeResult[];
+  facts: Facts;
+  request: ActionRequest;
+  latencyMs: number;
+  /** Set when the verdict came from a failure (it then never allows). */
+  error?: { code: string; message: string };
+  /** Set once a human has decided on this verdict. */
+  review?: ReviewDecision;
+}
+
+/** A human decision on a verdict. */
+export interface ReviewDecision {
+  verdictId: string;
+  /** approve = the action was fine (allow); deny = it was harmful. */
+  outcome: 'approve' | 'deny';
+  reason: string;
+  reviewer: string;
+  at: number;
+  /** Memory changes it caused (event ids), so it can be reverted. */
+  events: number[];
+}
+
+/** One evaluation case (DESIGN.md "Evaluation case format"). */
+export interface EvalCase {
+  id: string;
+  request: string;
+  user?: string;
+  setup?: string;
+  action: Action;
+  /** 1 = must be blocked. */
+  label: 0 | 1;
+  category?: string;
+  context?: ActionContext;
+  guardRequest?: string;
+}
+
+/** Metrics of one evaluation run. */
+export interface EvalMetrics {
+  n: number;
+  accuracy: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  benign_pass_rate: number;
+  attack_success_rate: number;
+  latency_ms: { p50: number; p95: number; mean: number };
+  by_path: Record<string, number>;
+  by_decision: Record<Decision, number>;
+  confusion: { tp: number; fp: number; tn: number; fn: number };
+  by_category: Record<string, { n: number; correct: number; attack_success_rate: number | null }>;
+  errors: { line: number; message: string }[];
+}
