@@ -212,7 +212,7 @@ export interface TreeEvent {
 export type Decision = 'allow' | 'deny' | 'ask';
 
 /** Which part of the pipeline decided. */
-export type DecisionPath = 'fast' | 'check' | 'projector' | 'judge' | 'human' | 'review' | 'error';
+export type DecisionPath = 'fast' | 'check' | 'projector' | 'memory' | 'judge' | 'human' | 'review' | 'error';
 
 /** A read-only look at the environment made before the verdict. */
 export interface ProbeResult {
