@@ -144,6 +144,8 @@ export interface Check {
   enabled: boolean;
   /** Probes the check needs from the sandbox before it can be decided. */
   probes?: string[];
+  /** `global` (default) runs on every action; `retrieved` only when a leaf or the checks memory brings it. */
+  scope?: 'global' | 'retrieved';
 }
 
 /** The outcome of one check for one action. */

@@ -1,0 +1,70 @@
+/**
+ * `warden eval`: a case file or a named public set, against a fresh store seeded from the
+ * shipped defaults (so runs are reproducible and the user's memory is untouched) unless --store.
+ */
+import cliProgress from 'cli-progress';
+import { EngineError } from '../../shared/errors.js';
+import type { EvalCase } from '../../shared/types.js';
+import { openEngine } from '../engine/create-engine.js';
+import { readCaseFile, runEval, type CaseFile } from '../engine/eval/run-eval.js';
+import { loadBenchmark, type BenchmarkName } from '../engine/eval/adapters/index.js';
+
+const SUITES: BenchmarkName[] = ['safe-os', 'mind2web-sc', 'eicu-ac', 'agentharm', 'injecagent'];
+
+/** Options of `warden eval`. */
+export interface EvalFlags {
+  cases?: string;
+  json?: boolean;
+  limit?: number;
+  benchmarks?: string;
+  store?: string;
+  verbose?: boolean;
+}
+
+function pct(x: number): string {
+  return (100 * x).toFixed(1) + '%';
+}
+
+/** Runs the command and prints the metrics. */
+export async function runEvalCommand(suite: string | undefined, f: EvalFlags): Promise<void> {
+  let file: CaseFile;
+  if (f.cases) file = readCaseFile(f.cases);
+  else if (suite) {
+    if (!SUITES.includes(suite as BenchmarkName)) throw new EngineError('BAD_INPUT', `unknown suite ${suite}; one of ${SUITES.join(', ')}`, 'suite');
+    const items: EvalCase[] = await loadBenchmark(suite as BenchmarkName, f.benchmarks);
+    file = { cases: items.map((item, i) => ({ line: i + 1, item })), errors: [] };
+  } else throw new EngineError('BAD_INPUT', 'give --cases FILE or a suite name', 'cases');
+  if (f.limit !== undefined && f.limit > 0) file.cases = file.cases.slice(0, f.limit);
+
+  const engine = await openEngine(f.store ? { dbPath: f.store } : { ephemeral: true });
+  const bar = process.stderr.isTTY && !f.json ? new cliProgress.SingleBar({ format: 'eval [{bar}] {value}/{total} {eta_formatted}' }, cliProgress.Presets.shades_classic) : undefined;
+  try {
+    bar?.start(file.cases.length, 0);
+    const { metrics, results } = await runEval(engine, file, { onProgress: (d) => bar?.update(d) });
+    bar?.stop();
+    if (f.json) {
+      process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, ...metrics }) + '\n');
+      return;
+    }
+    const m = metrics;
+    const lines = [
+      `cases ${m.n}  accuracy ${pct(m.accuracy)}  precision ${pct(m.precision)}  recall ${pct(m.recall)}  F1 ${pct(m.f1)}`,
+      `benign pass rate ${pct(m.benign_pass_rate)}  attack success rate ${pct(m.attack_success_rate)}`,
+      `latency p50 ${m.latency_ms.p50.toFixed(2)} ms  p95 ${m.latency_ms.p95.toFixed(2)} ms`,
+      `decided by: ${Object.entries(m.by_path).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      `decisions: allow ${m.by_decision.allow}, deny ${m.by_decision.deny}, ask ${m.by_decision.ask}`,
+      ...Object.entries(m.by_category).map(([k, v]) => `  ${k}: ${v.correct}/${v.n} correct${v.attack_success_rate === null ? '' : `, attack success ${pct(v.attack_success_rate)}`}`),
+      ...m.errors.map((e) => `line ${e.line}: ${e.message}`),
+    ];
+    if (f.verbose) {
+      for (const r of results) {
+        const blocked = r.verdict.decision !== 'allow';
+        if (blocked !== (r.item.label === 1)) lines.push(`WRONG ${r.item.id} label=${r.item.label} ${r.verdict.decision}/${r.verdict.path}: ${r.verdict.reason} :: ${JSON.stringify(r.item.action)}`);
+      }
+    }
+    process.stdout.write(lines.join('\n') + '\n');
+  } finally {
+    bar?.stop();
+    await engine.close();
+  }
+}

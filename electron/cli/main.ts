@@ -1,0 +1,220 @@
+/**
+ * The `warden` command line: check one action, evaluate case files, train the projector,
+ * import memories, review verdicts, run the benchmark.
+ */
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { toErrorInfo } from '../../shared/errors.js';
+import { parseJson } from '../../shared/validate.js';
+import { openEngine } from '../engine/create-engine.js';
+import { buildRequestFromFlags, readStdin } from './input.js';
+import { runEvalCommand } from './eval-command.js';
+import { runTrainCommand } from './train-command.js';
+
+const program = new Command();
+program.name('warden').description('A safety console for LLM agents: allow, deny or ask a human, with reasons.').showHelpAfterError();
+
+/** Prints an error as JSON on stderr and sets exit code 2 (bad input or operational failure). */
+function fail(e: unknown): void {
+  process.stderr.write(JSON.stringify({ error: toErrorInfo(e) }) + '\n');
+  process.exitCode = 2;
+}
+
+program
+  .command('check')
+  .description('judge one action; the action comes from flags or as JSON on stdin; prints the verdict as JSON')
+  .option('-r, --request <text>', 'what the human asked the agent to do')
+  .option('--shell <command>', 'a shell command')
+  .option('--tool <name>', 'a tool name (with --args)')
+  .option('--args <json>', 'tool arguments as a JSON object')
+  .option('--sql <query>', 'an SQL query (with --identity)')
+  .option('--identity <role>', 'identity for SQL / policy checks')
+  .option('--text <content>', 'a text message')
+  .option('--user <user>', 'identity the action runs as (root or user)')
+  .option('--cwd <dir>', 'working directory of the action')
+  .option('--agent <name>', 'agent name')
+  .option('--full', 'print the whole verdict record (facts, checks, rules)')
+  .option('--no-record', 'do not store the verdict')
+  .action(async (opts) => {
+    try {
+      const input = opts.shell || opts.tool || opts.sql || opts.text ? buildRequestFromFlags(opts) : parseJson(await readStdin(), 'stdin');
+      const engine = await openEngine();
+      try {
+        const v = await engine.check(input, { record: opts.record !== false });
+        const out = opts.full
+          ? v
+          : {
+              id: v.id,
+              decision: v.decision,
+              path: v.path,
+              reason: v.reason,
+              scores: v.scores,
+              failed_checks: v.checks.filter((c) => c.status !== 'pass' && c.status !== 'skipped').map((c) => c.id),
+              rules: v.rules.slice(0, 3).map((r) => ({ leaf: r.leafId, similarity: Number(r.similarity.toFixed(3)), prohibition: r.rule.prohibition, exemption: r.rule.exemption })),
+              paraphrase: v.facts.paraphrase,
+              latency_ms: Number(v.latencyMs.toFixed(2)),
+              ...(v.error ? { error: v.error } : {}),
+            };
+        process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+program
+  .command('eval')
+  .description('evaluate a case file (JSONL, DESIGN.md format) or a named public set')
+  .argument('[suite]', 'safe-os | mind2web-sc | eicu-ac | agentharm | injecagent')
+  .option('--cases <file>', 'a JSONL case file')
+  .option('--json', 'print one JSON object with the metrics')
+  .option('--limit <n>', 'evaluate only the first n cases', (v) => parseInt(v, 10))
+  .option('--benchmarks <dir>', 'folder holding the public sets')
+  .option('--store <path>', 'evaluate against this store instead of a fresh one seeded from the shipped defaults')
+  .option('--verbose', 'print each wrong verdict')
+  .action(async (suite: string | undefined, opts) => {
+    try {
+      await runEvalCommand(suite, opts);
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+program
+  .command('train')
+  .description('train the projector on the seed examples plus human decisions and export it to ONNX')
+  .option('--out <file>', 'where to write the model (default: the data dir)')
+  .option('--seed-only', 'train on the shipped seed examples only (how assets/models/projector.onnx is made)')
+  .option('--epochs <n>', 'epochs', (v) => parseInt(v, 10))
+  .action(async (opts) => {
+    try {
+      await runTrainCommand(opts);
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+const imp = program.command('import').description('import memories and rules');
+imp
+  .command('safeharbor')
+  .description('import a SafeHarbor memory file (categories, clusters, leaves with rule pairs) into the tree')
+  .argument('<file>', 'the JSON memory file')
+  .action(async (file: string) => {
+    try {
+      const engine = await openEngine();
+      try {
+        const r = await engine.importSafeHarbor(file);
+        process.stdout.write(JSON.stringify(r) + '\n');
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+imp
+  .command('rules')
+  .description('import checks from a rules file in the rule language (YAML with CEL conditions)')
+  .argument('<file>')
+  .action(async (file: string) => {
+    try {
+      const engine = await openEngine();
+      try {
+        const r = engine.importRules(readFileSync(file, 'utf8'));
+        process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+        if (!r.ok) process.exitCode = 2;
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+program
+  .command('export')
+  .description('export the checks as a rules file')
+  .action(async () => {
+    try {
+      const engine = await openEngine();
+      try {
+        process.stdout.write(engine.exportRules());
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+const review = program.command('review').description('the human review queue');
+review
+  .command('list')
+  .description('pending asks, newest first')
+  .option('--limit <n>', 'how many', (v) => parseInt(v, 10), 20)
+  .action(async (opts) => {
+    try {
+      const engine = await openEngine();
+      try {
+        const items = engine.listVerdicts({ pending: true, limit: opts.limit });
+        for (const v of items) process.stdout.write(JSON.stringify({ id: v.id, request: v.request.request, action: v.facts.paraphrase, reason: v.reason }) + '\n');
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+review
+  .command('decide')
+  .description('approve or deny a verdict (overriding it if needed); the decision feeds memory')
+  .argument('<verdictId>')
+  .addArgument(new Option('<outcome>').choices(['approve', 'deny']).argParser((v) => v).makeOptionMandatory())
+  .requiredOption('--reason <text>', 'why')
+  .option('--reviewer <name>', 'who decided', process.env['USER'] ?? 'reviewer')
+  .action(async (verdictId: string, outcome: 'approve' | 'deny', opts) => {
+    try {
+      const engine = await openEngine();
+      try {
+        const r = await engine.decide({ verdictId, outcome, reason: opts.reason, reviewer: opts.reviewer });
+        process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+review
+  .command('revert')
+  .description('undo a human decision and every memory change it caused')
+  .argument('<verdictId>')
+  .action(async (verdictId: string) => {
+    try {
+      const engine = await openEngine();
+      try {
+        process.stdout.write(JSON.stringify(await engine.revertDecision({ verdictId }), null, 2) + '\n');
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+program
+  .command('bench')
+  .description('measure verdict latency against the embedding call, throughput, and tree retrieval against brute force; prints JSON')
+  .option('--quick', 'smaller sizes (for a smoke run)')
+  .action(async (opts) => {
+    try {
+      const { runBench } = await import('../../bench/run.js');
+      process.stdout.write(JSON.stringify(await runBench({ quick: !!opts.quick }), null, 2) + '\n');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,161 @@
+/**
+ * Wires ports to adapters: createEngine(deps) for callers that bring their own, and
+ * openEngine(options) for the defaults that work on a fresh machine (SQLite in the data dir,
+ * the USE-lite embedder, the shipped projector, the built-in checks and seed memory).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { EvalCase } from '../../shared/types.js';
+import { Engine, embeddingText, type EngineDeps } from './engine.js';
+import type { Clock, Embedder, Judge, Log, Prober, Projector } from './ports.js';
+import { SqliteStore } from './adapters/sqlite/sqlite-store.js';
+import { OnnxProjector } from './adapters/onnx/projector-onnx.js';
+import { createUseLiteEmbedder } from './adapters/embed/index.js';
+import { loadConfig, assetPath, type WardenConfig } from './config.js';
+import { loadBuiltinChecks } from './checks-file.js';
+import { extractFacts } from './core/facts/index.js';
+import { parseCaseLines } from './eval/run-eval.js';
+
+export { Engine };
+
+/** Builds an engine from explicit dependencies. */
+export async function createEngine(deps: EngineDeps, seed?: (e: Engine) => Promise<void>): Promise<Engine> {
+  return Engine.create(deps, seed);
+}
+
+/** Options for openEngine. */
+export interface OpenOptions {
+  dataDir?: string;
+  /** A database path other than the data dir's. */
+  dbPath?: string;
+  /** An in-memory store seeded from the shipped defaults (evaluations, tests). */
+  ephemeral?: boolean;
+  embedder?: Embedder;
+  projector?: Projector;
+  judge?: Judge;
+  prober?: Prober;
+  config?: Record<string, unknown>;
+  log?: Log;
+  clock?: Clock;
+}
+
+/** Logs to stderr as one JSON object a line; quiet unless WARDEN_LOG is set or it is a warning. */
+export function stderrLog(): Log {
+  const verbose = !!process.env['WARDEN_LOG'];
+  const out = (level: string) => (msg: string, data?: Record<string, unknown>) => {
+    if (level === 'info' && !verbose) return;
+    process.stderr.write(JSON.stringify({ level, msg, ...data }) + '\n');
+  };
+  return { info: out('info'), warn: out('warn'), error: out('error') };
+}
+
+/** The projector model in use: a user-trained one in the data dir, else the shipped default. */
+export function projectorPath(cfg: WardenConfig): string {
+  const user = join(cfg.dataDir, 'projector.onnx');
+  return existsSync(user) ? user : assetPath('models', 'projector.onnx');
+}
+
+/** Reads the shipped seed examples (ours, never the benchmark sets). */
+export function readSeedCases(): EvalCase[] {
+  const out: EvalCase[] = [];
+  for (const f of ['shell-train.jsonl', 'text-train.jsonl']) {
+    const p = assetPath('seed', f);
+    if (existsSync(p)) out.push(...parseCaseLines(readFileSync(p, 'utf8')).cases.map((c) => c.item));
+  }
+  return out;
+}
+
+interface SeedRule {
+  category: string;
+  prohibition: string;
+  exemption: string;
+}
+
+/** Seed category -> tree category and rule pair (assets/rules/seed-rules.yaml). */
+export function readSeedRules(): Record<string, SeedRule> {
+  return parseYaml(readFileSync(assetPath('rules', 'seed-rules.yaml'), 'utf8')) as Record<string, SeedRule>;
+}
+
+const HARMFUL_SEED_CATEGORY: Record<string, string> = {
+  obfuscated_delete: 'obfuscated_delete',
+  exfiltration: 'exfiltration',
+  privilege: 'privilege',
+  persistence: 'persistence',
+  exhaustion: 'exhaustion',
+  sabotage: 'sabotage',
+  injection: 'injection',
+};
+
+/** First-start memory: the built-in checks, harmful seed examples as tree leaves, benign ones in the benign store. */
+export async function seedDefaults(engine: Engine, cfg: { theta: number; oodFloor: number }): Promise<void> {
+  engine.saveChecks(loadBuiltinChecks());
+  const rules = readSeedRules();
+  const cases = readSeedCases();
+  const texts = cases.map((c) => {
+    const req = { request: c.request, action: c.action, ...(c.context ? { context: c.context } : {}) };
+    return { c, facts: extractFacts(req), req };
+  });
+  const vectors = await embedBatched(
+    engine.embedder,
+    texts.map((t) => embeddingText(t.req, t.facts)),
+  );
+  const events = [];
+  for (let i = 0; i < texts.length; i++) {
+    const { c, facts } = texts[i]!;
+    const x = vectors[i]!;
+    if (c.label === 0) {
+      engine.addBenignExample(`seed-${c.id}`, x, facts.paraphrase, 'seed');
+      continue;
+    }
+    const key = HARMFUL_SEED_CATEGORY[c.category ?? ''] ?? (c.action.type === 'sql' ? 'access_control' : c.action.type === 'shell' ? 'sabotage' : 'harmful_content');
+    const rule = rules[key] ?? rules['sabotage']!;
+    const ins = engine.tree.insert(x, {
+      label: 1,
+      text: `${c.request} => ${facts.paraphrase}`,
+      source: 'seed',
+      category: rule.category,
+      rule: { prohibition: rule.prohibition, exemption: rule.exemption },
+      theta: cfg.theta,
+      oodFloor: cfg.oodFloor,
+    });
+    events.push(ins.event);
+  }
+  engine.persistTree();
+  engine.recordTreeEvents(events, 'seed');
+}
+
+/** Embeds many texts in batches of 64. */
+export async function embedBatched(embedder: Embedder, texts: string[]): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += 64) out.push(...(await embedder.embed(texts.slice(i, i + 64))));
+  return out;
+}
+
+/** Opens the engine with the defaults that work on a fresh machine. */
+export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
+  const cfg = loadConfig(opts.dataDir, opts.config);
+  const log = opts.log ?? stderrLog();
+  const store = SqliteStore.open(opts.ephemeral ? ':memory:' : (opts.dbPath ?? cfg.dbPath));
+  if (store.report.message) log.warn(store.report.message);
+  try {
+    const embedder = opts.embedder ?? (await createUseLiteEmbedder({ cacheDir: join(cfg.cacheDir, 'models'), log }));
+    const projector = opts.projector ?? (await OnnxProjector.load(projectorPath(cfg)));
+    const deps: EngineDeps = {
+      store,
+      embedder,
+      projector,
+      clock: opts.clock ?? { now: () => Date.now() },
+      log,
+      gate: cfg.gateConfig,
+      tree: cfg.tree,
+      verdictTimeoutMs: cfg.verdictTimeoutMs,
+      ...(opts.judge ? { judge: opts.judge } : {}),
+      ...(opts.prober ? { prober: opts.prober } : {}),
+    };
+    return await Engine.create(deps, (e) => seedDefaults(e, cfg.tree));
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+}

@@ -1,0 +1,526 @@
+/**
+ * The guard engine: one action in, one verdict out (DESIGN.md "The path of one action"), and
+ * test-time learning from every human decision. Plain constructor injection; never imports
+ * 'electron'. Every failure on the verdict path becomes ask or deny, never allow.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type {
+  ActionRequest,
+  Check,
+  CheckResult,
+  Facts,
+  ProbeResult,
+  RetrievedRule,
+  ReviewDecision,
+  TreeEvent,
+  TreeNodeInfo,
+  Verdict,
+} from '../../shared/types.js';
+import { EngineError, toErrorInfo } from '../../shared/errors.js';
+import { parseActionRequest } from '../../shared/validate.js';
+import type { Clock, Embedder, Judge, Log, Prober, Projector } from './ports.js';
+import type { Store, VerdictQuery } from './store.js';
+import { decide, type GateConfig, type Precedent, type RuleSignal } from './core/gate.js';
+import { BenignIndex } from './core/benign-index.js';
+import { extractFacts } from './core/facts/index.js';
+import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory } from './core/checks/index.js';
+import { MemoryTree, type LeafMember } from './core/tree/index.js';
+
+/** Everything the engine needs, wired by create-engine.ts. */
+export interface EngineDeps {
+  store: Store;
+  embedder: Embedder;
+  projector: Projector;
+  judge?: Judge;
+  prober?: Prober;
+  clock: Clock;
+  log: Log;
+  gate: GateConfig;
+  tree: { theta: number; oodFloor: number };
+  verdictTimeoutMs: number;
+}
+
+/** Options for one check. */
+export interface CheckOptions {
+  /** Store the verdict (default true). Evaluations pass false. */
+  record?: boolean;
+  signal?: AbortSignal;
+  /** Probes against a specific live environment (a sandbox episode). */
+  prober?: Prober;
+}
+
+/** Events the engine emits (the console subscribes). */
+export interface EngineEvents {
+  'verdict.created': Verdict;
+  'review.decided': ReviewDecision;
+  'review.reverted': { verdictId: string };
+  'tree.changed': TreeEvent[];
+  'checks.changed': Check[];
+}
+
+/** Text the embedder sees for an action: request, paraphrase and the action itself (DESIGN.md step 3). */
+export function embeddingText(req: ActionRequest, facts: Facts): string {
+  const a = req.action;
+  const body =
+    a.type === 'shell' ? a.command : a.type === 'tool' ? `${a.name} ${JSON.stringify(a.arguments)}` : a.type === 'sql' ? a.query : a.type === 'web' ? `${a.operation} ${a.element} ${a.value ?? ''}` : a.content;
+  return `${req.request.slice(0, 1000)}\n${facts.paraphrase.slice(0, 1000)}\n${body.slice(0, 2000)}`;
+}
+
+const EMBED_CACHE_SIZE = 4096;
+
+/** A verdict ready for review-time learning: the vector and the precedent data of a member. */
+interface HumanMemberExtra {
+  verdictId: string;
+  commandForm: string;
+  failedChecks: string[];
+  reason: string;
+}
+
+export class Engine {
+  private readonly events = new EventEmitter();
+  private readonly benign: BenignIndex;
+  private readonly embedCache = new Map<string, Float32Array>();
+  private checks: Check[] = [];
+  private compiled = new Map<string, ReturnType<typeof compileCheck>>();
+  private readonly memory: ChecksMemory;
+  /** Human decisions by exact command form: the strongest precedent. */
+  private readonly precedents = new Map<string, { label: 0 | 1; reason: string; failedChecks: string[] }>();
+
+  private constructor(
+    private readonly deps: EngineDeps,
+    readonly tree: MemoryTree,
+  ) {
+    this.benign = new BenignIndex(deps.embedder.dim);
+    this.memory = new ChecksMemory();
+    this.events.setMaxListeners(100);
+  }
+
+  /** Loads checks, the tree, the benign store and the checks memory from the store. */
+  static async create(deps: EngineDeps, seed?: (engine: Engine) => Promise<void>): Promise<Engine> {
+    const rows = deps.store.loadTree();
+    const tree = rows.nodes.length > 0 ? MemoryTree.fromRows(deps.embedder.dim, rows.nodes, rows.members) : new MemoryTree(deps.embedder.dim);
+    const engine = new Engine(deps, tree);
+    engine.loadChecks();
+    for (const b of deps.store.listBenign()) engine.benign.add(b.id, b.vector, b.text);
+    engine.memory.load(deps.store.loadChecksMemory());
+    for (const m of tree.members()) {
+      const extra = m.extra as Partial<HumanMemberExtra> | undefined;
+      if (m.source === 'human' && extra?.commandForm) engine.precedents.set(extra.commandForm, { label: m.label, reason: extra.reason ?? '', failedChecks: extra.failedChecks ?? [] });
+    }
+    if (rows.nodes.length === 0 && seed) await seed(engine);
+    return engine;
+  }
+
+  on<K extends keyof EngineEvents>(event: K, fn: (payload: EngineEvents[K]) => void): () => void {
+    this.events.on(event, fn);
+    return () => this.events.off(event, fn);
+  }
+
+  private emit<K extends keyof EngineEvents>(event: K, payload: EngineEvents[K]): void {
+    this.events.emit(event, payload);
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  private loadChecks(): void {
+    this.checks = this.deps.store.listChecks();
+    this.compiled.clear();
+    for (const c of this.checks) {
+      try {
+        this.compiled.set(c.id, compileCheck(c));
+      } catch (e) {
+        this.deps.log.warn('check does not compile; it will report an error on every action', { id: c.id, error: (e as Error).message });
+      }
+    }
+  }
+
+  /** Every check, enabled or not. */
+  listChecks(): Check[] {
+    return [...this.checks];
+  }
+
+  /** Adds or replaces checks (validated through the rule language first). */
+  saveChecks(checks: Check[]): void {
+    const text = serializeRuleFile(checks);
+    const parsed = parseRuleFile(text);
+    if (!parsed.ok) throw new EngineError('BAD_INPUT', parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; '), 'checks');
+    this.deps.store.transaction(() => parsed.checks.forEach((c) => this.deps.store.saveCheck(c)));
+    this.loadChecks();
+    this.emit('checks.changed', this.listChecks());
+  }
+
+  /** Imports a rules file; returns the parse issues instead of throwing on a bad file. */
+  importRules(text: string): { ok: true; imported: number } | { ok: false; issues: { path: string; message: string }[] } {
+    const parsed = parseRuleFile(text);
+    if (!parsed.ok) return parsed;
+    this.saveChecks(parsed.checks);
+    return { ok: true, imported: parsed.checks.length };
+  }
+
+  /** All checks as a rules file, exactly as `importRules` reads it. */
+  exportRules(): string {
+    return serializeRuleFile(this.checks);
+  }
+
+  // ---------------------------------------------------------------- embedding
+
+  /** Embeds one text, through a small LRU cache (identical actions are common). */
+  async embedOne(text: string): Promise<Float32Array> {
+    const hit = this.embedCache.get(text);
+    if (hit) {
+      this.embedCache.delete(text);
+      this.embedCache.set(text, hit);
+      return hit;
+    }
+    const [v] = await this.deps.embedder.embed([text]);
+    if (!v || v.length !== this.deps.embedder.dim) throw new EngineError('EMBEDDER_FAILED', 'the embedder returned no vector');
+    this.embedCache.set(text, v);
+    if (this.embedCache.size > EMBED_CACHE_SIZE) this.embedCache.delete(this.embedCache.keys().next().value!);
+    return v;
+  }
+
+  // ---------------------------------------------------------------- the verdict path
+
+  /**
+   * Judges one action. Bad input throws BAD_INPUT (nothing is recorded); every other failure
+   * yields a recorded ask verdict with the error, never an allow.
+   */
+  async check(input: unknown, opts: CheckOptions = {}): Promise<Verdict> {
+    const req = parseActionRequest(input);
+    const t0 = performance.now();
+    const id = randomUUID();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new EngineError('TIMEOUT', `no verdict within ${this.deps.verdictTimeoutMs} ms`)), this.deps.verdictTimeoutMs);
+    const onOuterAbort = (): void => controller.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    let facts: Facts | undefined;
+    let verdict: Verdict;
+    try {
+      facts = extractFacts(req);
+      verdict = await raceAbort(this.judgeFacts(id, req, facts, opts.prober ?? this.deps.prober, controller.signal), controller.signal);
+      verdict.latencyMs = performance.now() - t0;
+    } catch (e) {
+      const info = toErrorInfo(e);
+      this.deps.log.error('verdict failed; failing closed', { id, ...info });
+      verdict = {
+        id,
+        at: this.deps.clock.now(),
+        decision: 'ask',
+        path: 'error',
+        reason: `the guard could not finish (${info.code}: ${info.message}); a human must decide`,
+        scores: { pHarm: Number.NaN, sBenign: Number.NaN },
+        rules: [],
+        checks: [],
+        probes: [],
+        facts: facts ?? emptyFacts(req, info.message),
+        request: req,
+        latencyMs: performance.now() - t0,
+        error: { code: info.code, message: info.message },
+      };
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onOuterAbort);
+    }
+    if (opts.record !== false) {
+      this.deps.store.saveVerdict(verdict);
+      this.emit('verdict.created', verdict);
+    }
+    return verdict;
+  }
+
+  private async judgeFacts(id: string, req: ActionRequest, facts: Facts, prober: Prober | undefined, signal: AbortSignal): Promise<Verdict> {
+    const { gate } = this.deps;
+    const x = await this.embedOne(embeddingText(req, facts));
+    const probesPromise: Promise<ProbeResult[]> = prober && needsProbes(facts) ? prober.probe(facts, req, signal) : Promise.resolve([]);
+    const [[scored], probes] = await Promise.all([this.deps.projector.score([x]), probesPromise]);
+    const pHarm = scored!.pHarm;
+    const sBenign = this.benign.nearest(x)?.similarity ?? -1;
+
+    const retrieval = this.tree.retrieve(x, { topCategories: 3, beam: 4 });
+    const rules: RetrievedRule[] = retrieval.leaves.map((l) => ({ leafId: l.leafId, category: l.category, similarity: l.similarity, rule: l.rule }));
+    const best = retrieval.leaves[0];
+    let rule: RuleSignal | undefined;
+    let precedent: Precedent | undefined;
+    const checkIds = new Set<string>();
+    for (const l of retrieval.leaves) for (const c of l.checkIds) checkIds.add(c);
+    for (const c of this.memory.retrieve(`${facts.paraphrase} ${facts.commandForm}`, 3)) for (const cid of c.checkIds) checkIds.add(cid);
+    if (best) {
+      let harm = -1;
+      let ben = -1;
+      for (const l of retrieval.leaves) {
+        for (const m of this.tree.leafMembers(l.leafId)) {
+          const s = dot(m.vector, x);
+          if (m.label === 1) harm = Math.max(harm, s);
+          else ben = Math.max(ben, s);
+          const extra = m.extra as Partial<HumanMemberExtra> | undefined;
+          if (m.source === 'human' && (!precedent || s > precedent.similarity)) {
+            precedent = { label: m.label, similarity: s, failedChecks: extra?.failedChecks ?? [], reason: extra?.reason ?? '', sameCommand: false };
+          }
+        }
+      }
+      rule = { leafId: best.leafId, prohibition: best.rule.prohibition, exemption: best.rule.exemption, harmSimilarity: harm, benignSimilarity: ben };
+    }
+    const exact = this.precedents.get(facts.commandForm);
+    if (exact) precedent = { label: exact.label, similarity: 1, failedChecks: exact.failedChecks, reason: exact.reason, sameCommand: true };
+
+    const active = this.checks.filter((c) => c.enabled && (c.scope !== 'retrieved' || checkIds.has(c.id)));
+    const checks: CheckResult[] = runChecks(
+      active.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),
+      { facts, request: req, context: req.context ?? {}, probes },
+    );
+
+    const outcome = decide({ facts, checks, pHarm, sBenign, ...(precedent ? { precedent } : {}), ...(rule ? { rule } : {}) }, gate);
+    let decision: Verdict['decision'];
+    let path: Verdict['path'];
+    let reason: string;
+    if (outcome.kind === 'final') ({ decision, path, reason } = outcome);
+    else if (this.deps.judge) {
+      const j = await this.deps.judge.judge({ request: req, facts, rules, checks, probes, scores: { pHarm, sBenign } }, signal);
+      path = 'judge';
+      if (j.decision === 'ask' || j.confidence < gate.judgeMinConfidence) {
+        decision = 'ask';
+        reason = `judge unsure (${j.confidence.toFixed(2)}): ${j.reason}`;
+      } else {
+        decision = j.decision;
+        reason = j.reason;
+      }
+    } else {
+      decision = 'ask';
+      path = 'review';
+      reason = `ambiguous, sent to a human: ${outcome.reason}`;
+    }
+    if (best) this.tree.recordHit(best.leafId, this.deps.clock.now());
+    return { id, at: this.deps.clock.now(), decision, path, reason, scores: { pHarm, sBenign }, rules, checks, probes, facts, request: req, latencyMs: 0 };
+  }
+
+  // ---------------------------------------------------------------- records
+
+  getVerdict(id: string): Verdict {
+    const v = this.deps.store.getVerdict(id);
+    if (!v) throw new EngineError('NOT_FOUND', `no verdict ${id}`, 'verdictId');
+    return v;
+  }
+
+  listVerdicts(q: VerdictQuery = {}): Verdict[] {
+    return this.deps.store.listVerdicts(q);
+  }
+
+  counts(): ReturnType<Store['countVerdicts']> {
+    return this.deps.store.countVerdicts();
+  }
+
+  // ---------------------------------------------------------------- learning
+
+  /**
+   * A human decision: approve (the action is fine) or deny (it is harmful). It becomes an example
+   * in the tree (split or merge), refines the leaf's rule pair, joins the benign store when
+   * approved, and is recorded with everything needed to revert it.
+   */
+  async decide(input: { verdictId: string; outcome: 'approve' | 'deny'; reason: string; reviewer?: string }): Promise<ReviewDecision> {
+    if (input.outcome !== 'approve' && input.outcome !== 'deny') throw new EngineError('BAD_INPUT', 'outcome must be approve or deny', 'outcome');
+    if (typeof input.reason !== 'string' || input.reason.trim() === '') throw new EngineError('BAD_INPUT', 'a reason is required', 'reason');
+    const v = this.getVerdict(input.verdictId);
+    if (v.review) throw new EngineError('CONFLICT', `verdict ${v.id} was already decided by ${v.review.reviewer}; revert that decision first`, 'verdictId');
+    const x = await this.embedOne(embeddingText(v.request, v.facts));
+    const label: 0 | 1 = input.outcome === 'approve' ? 0 : 1;
+    const at = this.deps.clock.now();
+    const failedChecks = v.checks.filter((c) => c.status === 'fail').map((c) => c.id);
+    const extra: HumanMemberExtra = { verdictId: v.id, commandForm: v.facts.commandForm, failedChecks, reason: input.reason };
+    const category = label === 1 ? categoryOf(v, this.checks) : v.rules[0]?.category;
+
+    const eventIds: number[] = [];
+    const changed: TreeEvent[] = [];
+    this.deps.store.transaction(() => {
+      const ins = this.tree.insert(x, {
+        label,
+        text: `${v.request.request} => ${v.facts.paraphrase}`,
+        source: 'human',
+        extra,
+        theta: this.deps.tree.theta,
+        oodFloor: this.deps.tree.oodFloor,
+        ...(category ? { category } : {}),
+        rule:
+          label === 1
+            ? { prohibition: `Do not ${v.facts.paraphrase} (${input.reason}).`, exemption: 'Unless the request names this exact target and purpose.' }
+            : { prohibition: 'No prohibition learned yet for this pattern.', exemption: `Allow: ${v.facts.paraphrase} when asked (${input.reason}).` },
+      });
+      const record = (e: Omit<TreeEvent, 'id' | 'at'>, undo: unknown): void => {
+        const full = { ...e, at, cause: v.id };
+        const eid = this.deps.store.appendEvent(full, undo);
+        eventIds.push(eid);
+        changed.push({ ...full, id: eid });
+      };
+      record(ins.event, { type: 'insert', undo: ins.undo });
+      const leaf = this.tree.node(ins.leafId);
+      if (leaf?.rule) {
+        const before = { ...leaf.rule };
+        const after =
+          label === 0
+            ? { ...before, exemption: appendClause(before.exemption, `allow ${v.facts.paraphrase} when the request asks for it (${input.reason})`) }
+            : { ...before, prohibition: appendClause(before.prohibition, `never ${v.facts.paraphrase} (${input.reason})`) };
+        const edit = this.tree.updateRule(ins.leafId, after);
+        record(edit.event, { type: 'rule', leafId: ins.leafId, before });
+      }
+      if (label === 0) {
+        this.benign.add(v.id, x, v.facts.paraphrase);
+        this.deps.store.addBenign({ id: v.id, vector: x, text: v.facts.paraphrase, source: 'human', at });
+      }
+      this.memory.remember(`${v.facts.paraphrase} ${v.facts.commandForm}`, failedChecks);
+      this.persistTree();
+      const review: ReviewDecision = { verdictId: v.id, outcome: input.outcome, reason: input.reason, reviewer: input.reviewer ?? 'reviewer', at, events: eventIds };
+      this.deps.store.setReview(v.id, review);
+    });
+    this.precedents.set(v.facts.commandForm, { label, reason: input.reason, failedChecks });
+    const review = this.getVerdict(v.id).review!;
+    this.emit('tree.changed', changed);
+    this.emit('review.decided', review);
+    return review;
+  }
+
+  /** Undoes a human decision and every memory change it caused, newest first. */
+  async revertDecision(input: { verdictId: string }): Promise<{ verdictId: string; reverted: number[] }> {
+    const v = this.getVerdict(input.verdictId);
+    if (!v.review) throw new EngineError('NOT_FOUND', `verdict ${v.id} has no human decision to revert`, 'verdictId');
+    const review = v.review;
+    const changed: TreeEvent[] = [];
+    this.deps.store.transaction(() => {
+      for (const eid of [...review.events].reverse()) {
+        const rec = this.deps.store.getEventUndo(eid);
+        if (!rec || rec.event.reverted) continue;
+        const undo = rec.undo as { type: 'insert'; undo: unknown } | { type: 'rule'; leafId: string; before: { prohibition: string; exemption: string } };
+        if (undo.type === 'insert') this.tree.revert(undo.undo);
+        else this.tree.updateRule(undo.leafId, undo.before);
+        this.deps.store.markEventReverted(eid);
+        const at = this.deps.clock.now();
+        const e = { at, kind: 'revert' as const, nodeId: rec.event.nodeId, parentId: rec.event.parentId, detail: `reverted event ${eid} (${rec.event.kind})`, cause: v.id };
+        changed.push({ ...e, id: this.deps.store.appendEvent(e) });
+      }
+      if (review.outcome === 'approve') {
+        this.benign.remove(v.id);
+        this.deps.store.deleteBenign(v.id);
+      }
+      this.persistTree();
+      this.deps.store.setReview(v.id, undefined);
+    });
+    this.precedents.delete(v.facts.commandForm);
+    this.emit('tree.changed', changed);
+    this.emit('review.reverted', { verdictId: v.id });
+    return { verdictId: v.id, reverted: review.events };
+  }
+
+  // ---------------------------------------------------------------- memory tree
+
+  /** Writes the tree's dirty nodes and members through to the store. */
+  persistTree(): void {
+    const d = this.tree.takeDirty();
+    this.deps.store.transaction(() => {
+      this.deps.store.deleteNodes(d.deletedNodes);
+      this.deps.store.deleteMembers(d.deletedMembers);
+      this.deps.store.saveNodes(d.nodes);
+      this.deps.store.saveMembers(d.members);
+    });
+  }
+
+  /** Records tree events that came from outside a human decision (imports, curation, seeding). */
+  recordTreeEvents(events: Omit<TreeEvent, 'id' | 'at'>[], cause?: string): TreeEvent[] {
+    const at = this.deps.clock.now();
+    const out = events.map((e) => {
+      const full = { ...e, at, ...(cause ? { cause } : {}) };
+      return { ...full, id: this.deps.store.appendEvent(full) };
+    });
+    if (out.length) this.emit('tree.changed', out);
+    return out;
+  }
+
+  treeInfo(): TreeNodeInfo[] {
+    return this.tree.toInfo();
+  }
+
+  treeEvents(q: { after?: number; limit?: number } = {}): TreeEvent[] {
+    return this.deps.store.listEvents(q);
+  }
+
+  /** Adds an example to the benign store (seeding and imports). */
+  addBenignExample(id: string, vector: Float32Array, text: string, source: string): void {
+    this.benign.add(id, vector, text);
+    this.deps.store.addBenign({ id, vector, text, source, at: this.deps.clock.now() });
+  }
+
+  get benignSize(): number {
+    return this.benign.size;
+  }
+
+  get embedder(): Embedder {
+    return this.deps.embedder;
+  }
+
+  get store(): Store {
+    return this.deps.store;
+  }
+
+  async close(): Promise<void> {
+    this.persistTree();
+    this.deps.store.close();
+    await this.deps.projector.close?.();
+    await this.deps.embedder.close?.();
+  }
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+function appendClause(text: string, clause: string): string {
+  const t = text.trim();
+  return t.length === 0 ? clause : `${t.replace(/[.;]\s*$/, '')}; ${clause}.`;
+}
+
+/** Whether any effect names a path a probe could look at. */
+function needsProbes(f: Facts): boolean {
+  const e = f.effects;
+  return e.deletes.length + e.writes.length + e.modeChanges.length + e.ownerChanges.length + e.reads.length > 0;
+}
+
+/** The category a harmful decision belongs to: from the failed checks, else integrity. */
+function categoryOf(v: Verdict, checks: Check[]): string {
+  const failed = v.checks.find((c) => c.status === 'fail');
+  const check = failed ? checks.find((c) => c.id === failed.id) : undefined;
+  return check?.category ?? v.rules[0]?.category ?? 'integrity';
+}
+
+function emptyFacts(req: ActionRequest, error: string): Facts {
+  return {
+    kind: req.action.type,
+    commands: [],
+    effects: { reads: [], writes: [], deletes: [], modeChanges: [], ownerChanges: [], network: [], signals: [], privilege: [], persistence: [], exhaustion: [], execution: [] },
+    flags: [],
+    requestPaths: [],
+    paraphrase: '',
+    commandForm: '',
+    parseError: error,
+  };
+}
+
+/** Resolves with the promise, or rejects when the signal aborts first. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+export type { LeafMember };
