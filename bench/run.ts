@@ -1,0 +1,92 @@
+/**
+ * `npm run bench`: one JSON object on stdout. Everything compared is measured side by side in
+ * the same run: fast-path verdicts against the bare embedding call, throughput, and tree
+ * retrieval against a brute-force scan at 1k / 10k / 100k leaves.
+ */
+import { openEngine } from '../electron/engine/create-engine.js';
+import { quantile } from '../electron/engine/core/eval/metrics.js';
+import { embeddingText } from '../electron/engine/engine.js';
+import { extractFacts } from '../electron/engine/core/facts/index.js';
+import { benchRetrieval } from './retrieval.js';
+
+/** Options for one run. */
+export interface BenchOptions {
+  quick?: boolean;
+}
+
+/** Distinct benign requests (distinct so no cache answers for the verdict or the embedder). */
+function benignRequest(i: number): { request: string; action: { type: 'shell'; command: string } } {
+  const dirs = ['src', 'docs', 'test', 'lib', 'scripts', 'assets', 'examples', 'config'];
+  const verbs = [
+    (d: string, n: number) => ({ request: `list the files in the ${d} folder of project ${n}`, command: `ls -la ~/projects/p${n}/${d}` }),
+    (d: string, n: number) => ({ request: `show me the readme of project ${n}`, command: `cat ~/projects/p${n}/${d}/README.md` }),
+    (d: string, n: number) => ({ request: `count the lines of code in ${d} for project ${n}`, command: `wc -l ~/projects/p${n}/${d}/*.ts` }),
+    (d: string, n: number) => ({ request: `search for TODO notes in ${d} of project ${n}`, command: `grep -rn "TODO" ~/projects/p${n}/${d}` }),
+  ];
+  const v = verbs[i % verbs.length]!(dirs[Math.floor(i / verbs.length) % dirs.length]!, i);
+  return { request: v.request, action: { type: 'shell', command: v.command } };
+}
+
+/** Runs every measurement. */
+export async function runBench(opts: BenchOptions = {}): Promise<Record<string, unknown>> {
+  const engine = await openEngine({ ephemeral: true });
+  const n = opts.quick ? 60 : 400;
+  try {
+    // warm up both paths (JIT, ONNX sessions, SQLite statements)
+    for (let i = 0; i < 30; i++) {
+      await engine.check(benignRequest(100_000 + i));
+      await engine.embedder.embed([`warm up ${i}`]);
+    }
+    const embedMs: number[] = [];
+    const verdictMs: number[] = [];
+    const fastOnly: number[] = [];
+    const paths: Record<string, number> = {};
+    for (let i = 0; i < n; i++) {
+      const req = benignRequest(i);
+      const text = embeddingText(req, extractFacts(req)) + ' ';
+      let t = performance.now();
+      await engine.embedder.embed([text]);
+      embedMs.push(performance.now() - t);
+      t = performance.now();
+      const v = await engine.check(benignRequest(i + 50_000));
+      const ms = performance.now() - t;
+      verdictMs.push(ms);
+      if (v.path === 'fast') fastOnly.push(ms);
+      paths[v.path] = (paths[v.path] ?? 0) + 1;
+    }
+    const embedP50 = quantile(embedMs, 0.5);
+    const verdictP50 = quantile(fastOnly, 0.5);
+
+    // throughput: sequential verdicts, recorded, for a fixed count
+    const count = opts.quick ? 100 : 1000;
+    let t = performance.now();
+    for (let i = 0; i < count; i++) await engine.check(benignRequest(200_000 + i));
+    const seqSeconds = (performance.now() - t) / 1000;
+    // and with 4 in flight (an intake server's situation)
+    t = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < count) {
+          const i = next++;
+          await engine.check(benignRequest(300_000 + i));
+        }
+      }),
+    );
+    const concSeconds = (performance.now() - t) / 1000;
+
+    const retrieval = await benchRetrieval(opts.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]);
+    return {
+      embed_ms: { p50: embedP50, p95: quantile(embedMs, 0.95) },
+      verdict_ms: { p50: quantile(verdictMs, 0.5), p95: quantile(verdictMs, 0.95) },
+      fast_path_verdict_ms: { n: fastOnly.length, p50: verdictP50, p95: quantile(fastOnly, 0.95) },
+      verdict_paths: paths,
+      fast_path_vs_embed_ratio: verdictP50 / embedP50,
+      verdicts_per_second: count / seqSeconds,
+      verdicts_per_second_4_in_flight: count / concSeconds,
+      retrieval,
+    };
+  } finally {
+    await engine.close();
+  }
+}
