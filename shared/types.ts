@@ -67,10 +67,25 @@ export interface SimpleCommand {
 
 /** A path effect with the command that causes it. */
 export interface PathEffect {
+  /** Absolute, normalised path (globs kept as written). */
   path: string;
+  /** The command that causes the effect. */
   by: string;
   recursive?: boolean;
   mode?: string;
+  /** The request names this path, a parent of it, or its name. */
+  inScope: boolean;
+  /** `/`, a top-level system directory or a direct child of one. */
+  system: boolean;
+  /** Credentials, keys, secrets, password databases, shell history. */
+  sensitive: boolean;
+  /** A home directory itself (or /home, /root). */
+  homeRoot: boolean;
+  /** Temporary, cache or build-output places (/tmp, ~/.cache, node_modules, dist...). */
+  scratch: boolean;
+  glob: boolean;
+  /** Part of the path came from an expansion the parser could not resolve. */
+  dynamic?: boolean;
 }
 
 /** What an action would do to the world, as far as static analysis can tell. */

@@ -1,0 +1,51 @@
+/**
+ * The shape sandbox probe results take inside check expressions. Always complete (empty when no
+ * sandbox answered), so expressions never need `has()` for it.
+ */
+import type { ProbeResult } from '../../../../shared/types.js';
+
+/** One probed path. */
+export interface ProbedPath {
+  exists: boolean;
+  type: string;
+  owner: string;
+  mode: string;
+  size: number;
+  entries: number;
+}
+
+/** Probes as checks read them: `probes.available`, `probes.paths["/x"].exists`, `probes.overwrites`... */
+export interface ProbesEnv {
+  available: boolean;
+  paths: Record<string, ProbedPath>;
+  /** Targets an mv / cp / ln / redirect would overwrite that hold data. */
+  overwrites: string[];
+  /** What each glob expands to. */
+  globs: Record<string, string[]>;
+  user: string;
+  freeKb: number;
+}
+
+/** Folds probe results into the environment shape. */
+export function probesEnv(results: ProbeResult[]): ProbesEnv {
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], globs: {}, user: '', freeKb: -1 };
+  for (const r of results) {
+    if (!r.ok) continue;
+    env.available = true;
+    const v = r.value as Record<string, unknown> | string | number | string[] | undefined;
+    if (r.probe === 'path' && v && typeof v === 'object' && !Array.isArray(v)) {
+      env.paths[r.target] = {
+        exists: v['exists'] === true,
+        type: String(v['type'] ?? ''),
+        owner: String(v['owner'] ?? ''),
+        mode: String(v['mode'] ?? ''),
+        size: Number(v['size'] ?? 0),
+        entries: Number(v['entries'] ?? 0),
+      };
+    } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
+    else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
+    else if (r.probe === 'user' && typeof v === 'string') env.user = v;
+    else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;
+  }
+  return env;
+}
