@@ -2,7 +2,7 @@
  * The `warden` command line: check one action, evaluate case files, train the projector,
  * import memories, review verdicts, run the benchmark.
  */
-import { Command, Option } from 'commander';
+import { Argument, Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { toErrorInfo } from '../../shared/errors.js';
 import { parseJson } from '../../shared/validate.js';
@@ -171,7 +171,7 @@ review
   .command('decide')
   .description('approve or deny a verdict (overriding it if needed); the decision feeds memory')
   .argument('<verdictId>')
-  .addArgument(new Option('<outcome>').choices(['approve', 'deny']).argParser((v) => v).makeOptionMandatory())
+  .addArgument(new Argument('<outcome>', 'approve (the action is fine) or deny (it is harmful)').choices(['approve', 'deny']))
   .requiredOption('--reason <text>', 'why')
   .option('--reviewer <name>', 'who decided', process.env['USER'] ?? 'reviewer')
   .action(async (verdictId: string, outcome: 'approve' | 'deny', opts) => {

@@ -25,7 +25,8 @@ import { decide, type GateConfig, type Precedent, type RuleSignal } from './core
 import { BenignIndex } from './core/benign-index.js';
 import { extractFacts } from './core/facts/index.js';
 import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory } from './core/checks/index.js';
-import { MemoryTree, type LeafMember } from './core/tree/index.js';
+import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
+import { readSafeHarborFile } from './tree-import.js';
 
 /** Everything the engine needs, wired by create-engine.ts. */
 export interface EngineDeps {
@@ -366,7 +367,8 @@ export class Engine {
         this.benign.add(v.id, x, v.facts.paraphrase);
         this.deps.store.addBenign({ id: v.id, vector: x, text: v.facts.paraphrase, source: 'human', at });
       }
-      this.memory.remember(`${v.facts.paraphrase} ${v.facts.commandForm}`, failedChecks);
+      const memKey = `${v.facts.paraphrase} ${v.facts.commandForm}`;
+      this.deps.store.saveChecksMemoryEntry(memKey, this.memory.remember(memKey, failedChecks, at));
       this.persistTree();
       const review: ReviewDecision = { verdictId: v.id, outcome: input.outcome, reason: input.reason, reviewer: input.reviewer ?? 'reviewer', at, events: eventIds };
       this.deps.store.setReview(v.id, review);
@@ -431,6 +433,15 @@ export class Engine {
     });
     if (out.length) this.emit('tree.changed', out);
     return out;
+  }
+
+  /** Imports a SafeHarbor memory file: its categories, clusters' rule pairs and leaves join the tree. */
+  async importSafeHarbor(path: string, onProgress?: (done: number, total: number) => void): Promise<{ categories: number; clusters: number; leaves: number }> {
+    const file = await readSafeHarborFile(path);
+    const r = await safeHarborToTree(file, this.tree, (texts) => this.deps.embedder.embed(texts), onProgress);
+    this.persistTree();
+    this.recordTreeEvents([{ kind: 'import', nodeId: 'root', parentId: null, detail: `imported ${r.categories} categories, ${r.clusters} clusters, ${r.leaves} leaves from ${path}` }]);
+    return { categories: r.categories, clusters: r.clusters, leaves: r.leaves };
   }
 
   treeInfo(): TreeNodeInfo[] {

@@ -32,7 +32,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
-    const v = r.value as Record<string, unknown> | string | number | string[] | undefined;
+    const v = r.value as Record<string, unknown> | string | number | boolean | string[] | undefined;
     if (r.probe === 'path' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.paths[r.target] = {
         exists: v['exists'] === true,

@@ -1,0 +1,33 @@
+/**
+ * Adapters from the public evaluation sets to the case format of DESIGN.md. The data is read
+ * from the benchmarks folder at evaluation time; it never ships with the app.
+ */
+import type { EvalCase } from '../../../../shared/types.js';
+import { benchmarksDir } from './common.js';
+import { loadSafeOs } from './safe-os.js';
+import { loadMind2WebSc } from './mind2web-sc.js';
+import { loadEicuAc } from './eicu-ac.js';
+import { loadAgentHarm } from './agentharm.js';
+import { loadInjecAgent } from './injecagent.js';
+
+/** The sets an adapter exists for. */
+export type BenchmarkName = 'safe-os' | 'mind2web-sc' | 'eicu-ac' | 'agentharm' | 'injecagent';
+
+/** Loads a public set as cases. */
+export async function loadBenchmark(name: BenchmarkName, dir?: string): Promise<EvalCase[]> {
+  const root = benchmarksDir(dir);
+  switch (name) {
+    case 'safe-os':
+      return loadSafeOs(root);
+    case 'mind2web-sc':
+      return loadMind2WebSc(root);
+    case 'eicu-ac':
+      return loadEicuAc(root);
+    case 'agentharm':
+      return loadAgentHarm(root);
+    case 'injecagent':
+      return loadInjecAgent(root);
+  }
+}
+
+export { benchmarksDir };
