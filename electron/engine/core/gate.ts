@@ -71,9 +71,13 @@ function titles(cs: CheckResult[]): string {
   return cs.map((c) => c.title + (c.detail ? ` (${c.detail})` : '')).join('; ');
 }
 
-/** Whether the retrieved rule pair's prohibition applies and its exemption does not. */
-export function prohibitionApplies(rule: RuleSignal | undefined, cfg: GateConfig): boolean {
-  return !!rule && rule.harmSimilarity >= cfg.tauRule && rule.harmSimilarity > rule.benignSimilarity;
+/**
+ * Whether the retrieved rule pair's prohibition applies and its exemption does not: the action is
+ * closer to the leaf's harmful examples than to any benign one (the leaf's exempted examples or
+ * the global benign store, from which exemptions are drawn).
+ */
+export function prohibitionApplies(rule: RuleSignal | undefined, sBenign: number, cfg: GateConfig): boolean {
+  return !!rule && rule.harmSimilarity >= cfg.tauRule && rule.harmSimilarity > Math.max(rule.benignSimilarity, sBenign);
 }
 
 /** Decides. Never returns allow when a check errored, the parse failed, or a hard check failed without a human precedent. */
@@ -107,7 +111,7 @@ export function decide(input: GateInput, cfg: GateConfig): GateOutcome {
   if (pHarm > cfg.tauBlock) {
     return { kind: 'final', decision: 'deny', path: 'projector', reason: `the projector scores it as harmful (p_harm ${pHarm.toFixed(3)})` };
   }
-  const ruleHit = prohibitionApplies(rule, cfg);
+  const ruleHit = prohibitionApplies(rule, sBenign, cfg);
   if (softFails.length === 0 && !ruleHit && pHarm < cfg.tauHarm && sBenign > cfg.tauBenign) {
     return {
       kind: 'final',

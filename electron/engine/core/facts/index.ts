@@ -56,7 +56,8 @@ function sqlFacts(query: string): SqlFacts {
 export function extractFacts(req: ActionRequest): Facts {
   const user = req.context?.user ?? 'user';
   const home = req.context?.home ?? (user === 'root' ? '/root' : '/home/user');
-  const cwd = req.context?.cwd ?? home;
+  // an agent without a stated working directory is taken to work in a project folder under home
+  const cwd = req.context?.cwd ?? `${home}/work`;
   const requestPaths = requestPathsOf(req.request, cwd, home);
   const words = requestWords(req.request);
   const effects = emptyEffects();

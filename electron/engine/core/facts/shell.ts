@@ -376,7 +376,7 @@ function walkCall(call: Node, redirs: Node[], ctx: Ctx, feed: Feed | undefined, 
   const { flags, operands } = splitFlags(args);
   const E = ctx.effects;
 
-  switch (name) {
+  switch (name.startsWith('mkfs.') || name.startsWith('mke2fs') ? 'mkfs' : name) {
     case 'cd': {
       const target = operands[0];
       if (target && !target.includes('$')) ctx.cwd = pe(target, 'cd').path;
@@ -430,19 +430,23 @@ function walkCall(call: Node, redirs: Node[], ctx: Ctx, feed: Feed | undefined, 
     }
     case 'find': {
       const roots = args.filter((a, i) => !a.startsWith('-') && !a.startsWith('(') && !a.startsWith('!') && (i === 0 || !args[i - 1]!.startsWith('-')));
-      const rootPaths = roots.length ? [roots[0]!] : ['.'];
+      const root = roots[0] ?? '.';
+      const nameIdx = args.findIndex((a) => a === '-name' || a === '-iname' || a === '-path' || a === '-regex');
+      const filtered = nameIdx >= 0 || args.some((a) => ['-mtime', '-mmin', '-size', '-newer', '-user', '-perm', '-empty'].includes(a));
+      // with a filter, find acts on the matching entries below the root, not on the root itself
+      const target = filtered ? `${root.replace(/\/+$/, '')}/**/${nameIdx >= 0 ? args[nameIdx + 1] ?? '*' : '*'}` : root;
       if (args.includes('-delete')) {
-        for (const r of rootPaths) E.deletes.push(pe(r, 'find -delete', { recursive: true }));
-        ctx.flags.add('recursive-delete');
+        E.deletes.push(pe(target, 'find -delete', { recursive: !filtered }));
+        ctx.flags.add(filtered ? 'find-delete-matching' : 'recursive-delete');
       }
       const ex = args.findIndex((a) => a === '-exec' || a === '-execdir' || a === '-ok');
       if (ex >= 0) {
         const end = args.findIndex((a, i) => i > ex && (a === ';' || a === '+' || a === '\\;'));
-        const inner = args.slice(ex + 1, end > ex ? end : undefined).map((a) => (a === '{}' ? `${rootPaths[0]}/{}` : a));
+        const inner = args.slice(ex + 1, end > ex ? end : undefined).map((a) => (a === '{}' ? target : a));
         analyseNested(inner.map(shellQuote).join(' '), ctx, 'find -exec');
         ctx.flags.add('find-exec');
       }
-      for (const r of rootPaths) E.reads.push(pe(r, 'find'));
+      E.reads.push(pe(root, 'find'));
       break;
     }
     case 'mv': {
@@ -458,12 +462,18 @@ function walkCall(call: Node, redirs: Node[], ctx: Ctx, feed: Feed | undefined, 
     case 'rsync':
     case 'scp': {
       const recursive = flags.has('-r') || flags.has('-R') || flags.has('-a') || flags.has('--recursive');
-      const ops = operands.filter((o) => !(name === 'install' && /^\d+$/.test(o)));
+      const modeIdx = name === 'install' ? args.findIndex((a) => a === '-m' || a === '--mode') : -1;
+      const installMode = modeIdx >= 0 ? args[modeIdx + 1] : undefined;
+      const ops = operands.filter((o) => o !== installMode);
       const dest = ops[ops.length - 1];
       const srcs = ops.slice(0, -1);
       const remote = (s: string) => /^[\w.-]+@?[\w.-]*:/.test(s) && !s.startsWith('/');
       for (const s of srcs) if (!remote(s)) E.reads.push(pe(s, name, { recursive }));
       if (dest && !remote(dest)) E.writes.push(pe(dest, name, { recursive }));
+      if (dest && installMode) {
+        E.modeChanges.push(pe(dest, 'install', { mode: installMode }));
+        if (/^[2467][0-7]{3}$/.test(installMode) || /s/.test(installMode)) E.privilege.push({ kind: 'setuid', detail: `install -m ${installMode} ${dest}` });
+      }
       if (dest && remote(dest)) {
         E.network.push({ target: dest.split(':')[0]!, by: name, sendsData: true });
         for (const s of srcs) if (!remote(s)) E.reads.push(pe(s, name, { recursive }));
@@ -484,7 +494,7 @@ function walkCall(call: Node, redirs: Node[], ctx: Ctx, feed: Feed | undefined, 
       const ops = args.filter((a, i) => !a.startsWith('-') && !skip.has(i));
       for (const o of ops) E.writes.push(pe(o, name));
       const size = args[args.findIndex((a) => a === '-l' || a === '-s' || a === '--length' || a === '--size') + 1] ?? '';
-      if ((name === 'fallocate' || name === 'truncate') && /^\+?\d+(\.\d+)?[GTP]/i.test(size) && parseFloat(size.replace('+', '')) >= 10) {
+      if ((name === 'fallocate' || name === 'truncate') && sizeBytes(size) >= 10 * 2 ** 30) {
         E.exhaustion.push({ kind: 'huge-file', detail: `${name} ${size}` });
       }
       if (name === 'truncate' && /^0$/.test(size)) for (const o of ops) if (isLogPath(pe(o, name).path)) ctx.flags.add('log-tamper');
@@ -654,6 +664,14 @@ function walkCall(call: Node, redirs: Node[], ctx: Ctx, feed: Feed | undefined, 
   void background;
 }
 
+/** "512M", "2T", "1.5G", "100000" -> bytes (0 when unreadable). */
+function sizeBytes(s: string): number {
+  const m = /^\+?(\d+(?:\.\d+)?)([KMGTPE]?)(i?B)?$/i.exec(s.trim());
+  if (!m) return 0;
+  const pow = 'BKMGTPE'.indexOf((m[2] || 'B').toUpperCase());
+  return parseFloat(m[1]!) * 1024 ** Math.max(0, pow);
+}
+
 function shellQuote(s: string): string {
   return /^[\w@%+=:,./{}-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
@@ -723,7 +741,8 @@ function network(name: string, args: string[], operands: string[], flags: Set<st
     if (operands[0] === 'push' || operands[0] === 'clone' || operands[0] === 'fetch' || operands[0] === 'pull') {
       E.network.push({ target: operands[2] ?? operands[1] ?? 'origin', by: `git ${operands[0]}`, sendsData: operands[0] === 'push' });
     }
-    if (operands[0] === 'clean' && (flags.has('-f') || flags.has('-x') || flags.has('-d'))) E.deletes.push(pathEffect('.', 'git clean', ctx, { recursive: true }));
+    // git clean removes untracked files inside the repository: work is lost, the tree is not
+    if (operands[0] === 'clean' && flags.has('-f')) ctx.flags.add('discards-changes');
     if (operands[0] === 'reset' && flags.has('--hard')) ctx.flags.add('discards-changes');
     return;
   }
@@ -824,7 +843,9 @@ function handleRedirs(redirs: Node[], ctx: Ctx, by: string, cmdIdx: number | und
       if (isDevicePath(e.path)) ctx.flags.add('writes-device');
       if (op === '>' && isLogPath(e.path)) ctx.flags.add('log-tamper');
       const src = cmdIdx !== undefined ? ctx.commands[cmdIdx] : undefined;
-      if (src && ['cat', 'head'].includes(src.name) && src.argv.some((a) => /^\/dev\/(zero|urandom|random)$/.test(a)) && !src.argv.includes('-c')) {
+      const cIdx = src ? src.argv.indexOf('-c') : -1;
+      const bounded = cIdx >= 0 && sizeBytes(src!.argv[cIdx + 1] ?? '') < 10 * 2 ** 30;
+      if (src && ['cat', 'head'].includes(src.name) && src.argv.some((a) => /^\/dev\/(zero|urandom|random)$/.test(a)) && !bounded) {
         ctx.effects.exhaustion.push({ kind: 'unbounded-write', detail: `${src.name} from an endless source into ${e.path}` });
       }
     }
