@@ -91,7 +91,7 @@ export async function createUseLiteEmbedder(opts: { cacheDir: string; log?: Log;
   const { path } = await ensureUseLiteOnnx(opts.cacheDir, opts.log);
   const vocab = JSON.parse(await readFile(join(useLiteModelDir(), 'vocab.json'), 'utf8')) as [string, number][];
   const session = await ort.InferenceSession.create(path, {
-    intraOpNumThreads: opts.threads ?? 1,
+    intraOpNumThreads: opts.threads ?? 2,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
     logSeverityLevel: 3,
