@@ -71,7 +71,7 @@ export interface PathEffect {
   path: string;
   /** The command that causes the effect. */
   by: string;
-  recursive?: boolean;
+  recursive: boolean;
   mode?: string;
   /** The request names this path, a parent of it, or its name. */
   inScope: boolean;
@@ -85,7 +85,7 @@ export interface PathEffect {
   scratch: boolean;
   glob: boolean;
   /** Part of the path came from an expansion the parser could not resolve. */
-  dynamic?: boolean;
+  dynamic: boolean;
 }
 
 /** What an action would do to the world, as far as static analysis can tell. */

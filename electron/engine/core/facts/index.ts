@@ -88,9 +88,6 @@ export function extractFacts(req: ActionRequest): Facts {
           const body = firstString(args, ['body', 'data', 'content', 'message', 'text', 'payload', 'attachment', 'attachments']);
           effects.network.push({ target: (url ?? name).slice(0, 300), by: a.name, sendsData: !!body || /send|post|upload|email|message/i.test(name) });
         }
-        if (path && (WRITE_TOOLS.test(name) || DELETE_TOOLS.test(name)) && /\/(\.bashrc|\.profile|\.zshrc|authorized_keys|crontab)$|^\/etc\/(cron|systemd)/.test(effects.writes[0]?.path ?? '')) {
-          effects.persistence.push({ place: effects.writes[0]!.path, by: a.name });
-        }
         break;
       }
       case 'web':

@@ -161,9 +161,9 @@ export function pathEffect(
     homeRoot: isHomeRoot(path, ctx.home),
     scratch: isScratchPath(path),
     glob: /[*?[]/.test(raw),
+    recursive: extra.recursive === true,
+    dynamic: extra.dynamic === true,
   };
-  if (extra.recursive) e.recursive = true;
   if (extra.mode !== undefined) e.mode = extra.mode;
-  if (extra.dynamic) e.dynamic = true;
   return e;
 }

@@ -546,9 +546,19 @@ function walkCall(call: Node, redirs: Node[], ctx: Ctx, feed: Feed | undefined, 
     case 'pkill':
     case 'killall':
     case 'skill': {
-      const sig = args.find((a) => /^-(\d+|[A-Z]+|SIG[A-Z]+)$/.test(a) || a === '-s')?.replace(/^-/, '') ?? 'TERM';
-      for (const o of operands) E.signals.push({ target: o, signal: sig, by: name });
-      if (name !== 'kill' && operands.length === 0 && flags.has('-u')) E.signals.push({ target: 'all of a user', signal: sig, by: name });
+      // the first option is the signal (-9, -KILL, -s KILL); everything after it is a target, -1 included
+      let sig = 'TERM';
+      let k = 0;
+      if (args[0] === '-s' || args[0] === '-n') {
+        sig = args[1] ?? sig;
+        k = 2;
+      } else if (args[0] && /^-(\d+|[A-Za-z]+)$/.test(args[0]) && !(name === 'kill' && args.length === 1)) {
+        sig = args[0].slice(1);
+        k = 1;
+      }
+      const targets = args.slice(k).filter((a) => !(name !== 'kill' && a.startsWith('-')));
+      for (const o of targets) E.signals.push({ target: o, signal: sig.replace(/^SIG/, ''), by: name });
+      if (name !== 'kill' && flags.has('-u')) E.signals.push({ target: 'all of a user', signal: sig, by: name });
       break;
     }
     case 'shutdown':

@@ -121,12 +121,10 @@ export function similarityEntropy(vectors: Float32Array[], c: Float32Array, temp
   return h / Math.log(n);
 }
 
-/** Information gain of adding x to a leaf: entropy before minus entropy after (with the tentative centroid). */
-export function informationGain(members: Float32Array[], centroid: Float32Array, weight: number, x: Float32Array): number {
+/** Information gain of adding x to a leaf: entropy before minus entropy after, both against the leaf's centroid. */
+export function informationGain(members: Float32Array[], centroid: Float32Array, x: Float32Array): number {
   const before = members.length ? members : [centroid];
-  const tentative = new Float32Array(centroid.length);
-  for (let i = 0; i < centroid.length; i++) tentative[i] = centroid[i]! * weight + x[i]!;
-  return similarityEntropy(before, centroid) - similarityEntropy([...before, x], normalize(tentative));
+  return similarityEntropy(before, centroid) - similarityEntropy([...before, x], centroid);
 }
 
 let idCounter = 0;
@@ -439,7 +437,6 @@ export class MemoryTree {
     const ig = informationGain(
       near.leaf.members.map((m) => m.vector),
       near.leaf.centroid,
-      Math.max(1, near.leaf.weight),
       x,
     );
     const split = ig > opts.theta || near.similarity < opts.oodFloor;
