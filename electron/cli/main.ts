@@ -205,6 +205,37 @@ review
   });
 
 program
+  .command('status')
+  .description('open the store (creating it and converting the embedding model on first use) and print what Warden holds')
+  .action(async () => {
+    try {
+      const engine = await openEngine();
+      try {
+        const counts = engine.counts();
+        process.stdout.write(
+          JSON.stringify(
+            {
+              store: engine.storePath,
+              verdicts: counts,
+              tree: engine.tree.size,
+              checks: engine.listChecks().length,
+              benign_examples: engine.benignSize,
+              embedder: engine.embedder.id,
+              next: 'npx warden check --request "clean the build output" --shell "rm -rf ./build"',
+            },
+            null,
+            2,
+          ) + '\n',
+        );
+      } finally {
+        await engine.close();
+      }
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+program
   .command('bench')
   .description('measure verdict latency against the embedding call, throughput, and tree retrieval against brute force; prints JSON')
   .option('--quick', 'smaller sizes (for a smoke run)')

@@ -136,7 +136,8 @@ export async function embedBatched(embedder: Embedder, texts: string[]): Promise
 export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
   const cfg = loadConfig(opts.dataDir, opts.config);
   const log = opts.log ?? stderrLog();
-  const store = SqliteStore.open(opts.ephemeral ? ':memory:' : (opts.dbPath ?? cfg.dbPath));
+  const storePath = opts.ephemeral ? ':memory:' : (opts.dbPath ?? cfg.dbPath);
+  const store = SqliteStore.open(storePath);
   if (store.report.message) log.warn(store.report.message);
   try {
     const embedder = opts.embedder ?? (await createUseLiteEmbedder({ cacheDir: join(cfg.cacheDir, 'models'), log }));
@@ -150,6 +151,7 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
       gate: cfg.gateConfig,
       tree: cfg.tree,
       verdictTimeoutMs: cfg.verdictTimeoutMs,
+      storePath,
       ...(opts.judge ? { judge: opts.judge } : {}),
       ...(opts.prober ? { prober: opts.prober } : {}),
     };

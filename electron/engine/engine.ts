@@ -40,6 +40,7 @@ export interface EngineDeps {
   gate: GateConfig;
   tree: { theta: number; oodFloor: number };
   verdictTimeoutMs: number;
+  storePath?: string;
 }
 
 /** Options for one check. */
@@ -472,6 +473,11 @@ export class Engine {
 
   get store(): Store {
     return this.deps.store;
+  }
+
+  /** Where the store lives (":memory:" for an ephemeral one). */
+  get storePath(): string {
+    return this.deps.storePath ?? ':memory:';
   }
 
   async close(): Promise<void> {
