@@ -20,6 +20,20 @@ function fail(e: unknown): void {
   process.exitCode = 2;
 }
 
+/** Opens the engine for one command, always closes it, and reports any failure. */
+async function withEngine(fn: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<void> | void): Promise<void> {
+  try {
+    const engine = await openEngine();
+    try {
+      await fn(engine);
+    } finally {
+      await engine.close();
+    }
+  } catch (e) {
+    fail(e);
+  }
+}
+
 program
   .command('check')
   .description('judge one action; the action comes from flags or as JSON on stdin; prints the verdict as JSON')
@@ -102,51 +116,30 @@ imp
   .description('import a SafeHarbor memory file (categories, clusters, leaves with rule pairs) into the tree')
   .argument('<file>', 'the JSON memory file')
   .action(async (file: string) => {
-    try {
-      const engine = await openEngine();
-      try {
-        const r = await engine.importSafeHarbor(file);
-        process.stdout.write(JSON.stringify(r) + '\n');
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
-    }
+    await withEngine(async (engine) => {
+      const r = await engine.importSafeHarbor(file);
+      process.stdout.write(JSON.stringify(r) + '\n');
+    });
   });
 imp
   .command('rules')
   .description('import checks from a rules file in the rule language (YAML with CEL conditions)')
   .argument('<file>')
   .action(async (file: string) => {
-    try {
-      const engine = await openEngine();
-      try {
-        const r = engine.importRules(readFileSync(file, 'utf8'));
-        process.stdout.write(JSON.stringify(r, null, 2) + '\n');
-        if (!r.ok) process.exitCode = 2;
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
-    }
+    await withEngine(async (engine) => {
+      const r = engine.importRules(readFileSync(file, 'utf8'));
+      process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+      if (!r.ok) process.exitCode = 2;
+    });
   });
 
 program
   .command('export')
   .description('export the checks as a rules file')
   .action(async () => {
-    try {
-      const engine = await openEngine();
-      try {
-        process.stdout.write(engine.exportRules());
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
-    }
+    await withEngine(async (engine) => {
+      process.stdout.write(engine.exportRules());
+    });
   });
 
 const review = program.command('review').description('the human review queue');
@@ -155,17 +148,10 @@ review
   .description('pending asks, newest first')
   .option('--limit <n>', 'how many', (v) => parseInt(v, 10), 20)
   .action(async (opts) => {
-    try {
-      const engine = await openEngine();
-      try {
-        const items = engine.listVerdicts({ pending: true, limit: opts.limit });
-        for (const v of items) process.stdout.write(JSON.stringify({ id: v.id, request: v.request.request, action: v.facts.paraphrase, reason: v.reason }) + '\n');
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
-    }
+    await withEngine(async (engine) => {
+      const items = engine.listVerdicts({ pending: true, limit: opts.limit });
+      for (const v of items) process.stdout.write(JSON.stringify({ id: v.id, request: v.request.request, action: v.facts.paraphrase, reason: v.reason }) + '\n');
+    });
   });
 review
   .command('decide')
@@ -175,64 +161,43 @@ review
   .requiredOption('--reason <text>', 'why')
   .option('--reviewer <name>', 'who decided', process.env['USER'] ?? 'reviewer')
   .action(async (verdictId: string, outcome: 'approve' | 'deny', opts) => {
-    try {
-      const engine = await openEngine();
-      try {
-        const r = await engine.decide({ verdictId, outcome, reason: opts.reason, reviewer: opts.reviewer });
-        process.stdout.write(JSON.stringify(r, null, 2) + '\n');
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
-    }
+    await withEngine(async (engine) => {
+      const r = await engine.decide({ verdictId, outcome, reason: opts.reason, reviewer: opts.reviewer });
+      process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+    });
   });
 review
   .command('revert')
   .description('undo a human decision and every memory change it caused')
   .argument('<verdictId>')
   .action(async (verdictId: string) => {
-    try {
-      const engine = await openEngine();
-      try {
-        process.stdout.write(JSON.stringify(await engine.revertDecision({ verdictId }), null, 2) + '\n');
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
-    }
+    await withEngine(async (engine) => {
+      process.stdout.write(JSON.stringify(await engine.revertDecision({ verdictId }), null, 2) + '\n');
+    });
   });
 
 program
   .command('status')
   .description('open the store (creating it and converting the embedding model on first use) and print what Warden holds')
   .action(async () => {
-    try {
-      const engine = await openEngine();
-      try {
-        const counts = engine.counts();
-        process.stdout.write(
-          JSON.stringify(
-            {
-              store: engine.storePath,
-              verdicts: counts,
-              tree: engine.tree.size,
-              checks: engine.listChecks().length,
-              benign_examples: engine.benignSize,
-              embedder: engine.embedder.id,
-              next: 'npx warden check --request "clean the build output" --shell "rm -rf ./build"',
-            },
-            null,
-            2,
-          ) + '\n',
-        );
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
-    }
+    await withEngine(async (engine) => {
+      const counts = engine.counts();
+      process.stdout.write(
+        JSON.stringify(
+          {
+            store: engine.storePath,
+            verdicts: counts,
+            tree: engine.tree.size,
+            checks: engine.listChecks().length,
+            benign_examples: engine.benignSize,
+            embedder: engine.embedder.id,
+            next: 'npx warden check --request "clean the build output" --shell "rm -rf ./build"',
+          },
+          null,
+          2,
+        ) + '\n',
+      );
+    });
   });
 
 program
