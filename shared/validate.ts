@@ -84,30 +84,24 @@ function describe(error: z.ZodError): { message: string; field: string } {
   return { message, field };
 }
 
-/** Validates an unknown value as an ActionRequest or throws BAD_INPUT naming the field. */
-export function parseActionRequest(input: unknown): ActionRequest {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new EngineError('BAD_INPUT', 'the action request must be a JSON object with request and action', 'input');
-  }
-  const r = actionRequestSchema.safeParse(input);
+function parseWith<T>(schema: z.ZodType, input: unknown, notObject: string): T {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new EngineError('BAD_INPUT', notObject, 'input');
+  const r = schema.safeParse(input);
   if (!r.success) {
     const { message, field } = describe(r.error);
     throw new EngineError('BAD_INPUT', message, field);
   }
-  return r.data as ActionRequest;
+  return r.data as T;
+}
+
+/** Validates an unknown value as an ActionRequest or throws BAD_INPUT naming the field. */
+export function parseActionRequest(input: unknown): ActionRequest {
+  return parseWith<ActionRequest>(actionRequestSchema, input, 'the action request must be a JSON object with request and action');
 }
 
 /** Validates one evaluation case or throws BAD_INPUT naming the field. */
 export function parseEvalCase(input: unknown): EvalCase {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new EngineError('BAD_INPUT', 'a case must be a JSON object', 'input');
-  }
-  const r = evalCaseSchema.safeParse(input);
-  if (!r.success) {
-    const { message, field } = describe(r.error);
-    throw new EngineError('BAD_INPUT', message, field);
-  }
-  return r.data as EvalCase;
+  return parseWith<EvalCase>(evalCaseSchema, input, 'a case must be a JSON object');
 }
 
 /** Parses JSON text, turning a syntax error into BAD_INPUT. */

@@ -27,24 +27,13 @@ export interface LeafMember {
   extra?: unknown;
 }
 
-/** A node as the tree holds it. */
-export interface TreeNode {
-  id: string;
-  parentId: string | null;
-  kind: TreeNodeKind;
-  name: string;
+/** A node as the tree holds it: the console's fields plus what routing and learning need. */
+export interface TreeNode extends Pick<TreeNodeInfo, 'id' | 'parentId' | 'kind' | 'name' | 'radius' | 'rule' | 'checkIds' | 'hits' | 'lastHit' | 'overrides' | 'retired'> {
   centroid: Float32Array;
-  radius: number;
   /** Pseudo-count behind the centroid (members, or 1 for an imported leaf without examples). */
   weight: number;
   children: string[];
   members: LeafMember[];
-  rule?: RulePair;
-  checkIds: string[];
-  hits: number;
-  lastHit: number | null;
-  overrides: number;
-  retired: boolean;
   description?: string;
   /** Internal nodes: unnormalised sum of the leaf centroids below (for routing). */
   sum?: Float32Array;
