@@ -4,20 +4,39 @@
  * An expression that throws or yields a non-boolean reports `error`, which the gate treats as
  * failing closed.
  */
-import { parse } from '@marcbachmann/cel-js';
 import type { ActionRequest, Check, CheckResult, Facts, ProbeResult } from '../../../../shared/types.js';
+import { actionBase, requestScope } from '../facts/index.js';
+import { CHECK_ENV, withActionScope, type ActionScope } from './functions.js';
 import { probesEnv, type ProbesEnv } from './probes-env.js';
 
 /** A compiled `when` expression. */
 export type CompiledCheck = (env: Record<string, unknown>) => unknown;
 
-const cache = new Map<string, CompiledCheck>();
+/** A check with its compiled expression (undefined when it does not compile). */
+export interface PreparedCheck {
+  check: Check;
+  compiled: CompiledCheck | undefined;
+}
 
-/** Compiles (once per distinct expression) or throws with the parser's message. */
+const cache = new Map<string, CompiledCheck>();
+const MAX_CACHE = 5000;
+
+/**
+ * Compiles (once per distinct expression) or throws with a message naming the check. Unknown
+ * variables and calls of unknown functions are compile errors, not run-time surprises.
+ */
 export function compileCheck(check: Pick<Check, 'id' | 'when'>): CompiledCheck {
   const hit = cache.get(check.when);
   if (hit) return hit;
-  const fn = parse(check.when) as unknown as CompiledCheck;
+  let fn: CompiledCheck;
+  try {
+    const typed = CHECK_ENV.check(check.when) as { valid: boolean; error?: { message?: string } };
+    if (!typed.valid) throw new Error(typed.error?.message ?? 'the expression does not type-check');
+    fn = CHECK_ENV.parse(check.when) as unknown as CompiledCheck;
+  } catch (e) {
+    throw new Error(`check ${check.id}: ${String((e as Error).message ?? e).split('\n')[0]}`);
+  }
+  if (cache.size >= MAX_CACHE) cache.clear();
   cache.set(check.when, fn);
   return fn;
 }
@@ -33,43 +52,72 @@ export interface CheckEnvInput {
 
 /** The evaluation environment, built once per action. */
 export function checkEnv(input: CheckEnvInput): Record<string, unknown> & { probes: ProbesEnv } {
+  const base = actionBase(input.request);
+  const action = input.request.action as Record<string, unknown>;
   return {
     facts: input.facts,
     request: input.request,
-    action: input.request.action,
-    context: { user: 'user', cwd: '', profile: {}, ...input.context },
-    ask: input.request.request.toLowerCase(),
+    action,
+    // the same defaults the facts were extracted with; SQL's identity travels as context.identity
+    context: { ...base, profile: {}, identity: typeof action['identity'] === 'string' ? action['identity'] : base.user, ...defined(input.context) },
+    ask: (input.request.request ?? '').toLowerCase(),
     probes: probesEnv(input.probes),
     policy: input.policy ?? {},
   };
 }
 
-/** Runs checks against one action. Checks of other action kinds are skipped. */
-export function runChecks(checks: { check: Check; compiled: CompiledCheck | undefined }[], input: CheckEnvInput): CheckResult[] {
+/** The object without its undefined fields (a missing field must not hide a default). */
+function defined(o: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+function isPrepared(c: Check | PreparedCheck): c is PreparedCheck {
+  return (c as PreparedCheck).check !== undefined && (c as Check).when === undefined;
+}
+
+/**
+ * Runs checks against one action. Disabled checks and checks of other action kinds are left out;
+ * soft checks that need sandbox probes are `skipped` when no probe answered, hard ones are decided
+ * on the facts alone by their own expressions.
+ */
+export function runChecks(checks: readonly (Check | PreparedCheck)[], input: CheckEnvInput): CheckResult[] {
   const env = checkEnv(input);
-  const out: CheckResult[] = [];
-  for (const { check, compiled } of checks) {
-    const base = { id: check.id, title: check.title, severity: check.severity };
-    if (check.kinds.length > 0 && !check.kinds.includes(input.facts.kind)) continue;
-    if (check.probes?.length && !env.probes.available) {
-      // without a live environment a probe check cannot be decided; hard ones are decided on
-      // the facts alone by their own expressions, soft ones are skipped
-      if (check.severity === 'soft') {
-        out.push({ ...base, status: 'skipped', detail: 'needs a sandbox probe' });
+  const base = actionBase(input.request);
+  const actionScope: ActionScope = {
+    scope: { paths: input.facts.requestPaths, words: requestScope(input.request, base).words, home: base.home },
+    home: base.home,
+    cwd: String((env['context'] as { cwd?: unknown }).cwd ?? base.cwd),
+    ask: env['ask'] as string,
+  };
+  return withActionScope(actionScope, () => {
+    const out: CheckResult[] = [];
+    for (const item of checks) {
+      const check = isPrepared(item) ? item.check : item;
+      if (!check.enabled) continue;
+      if (check.kinds.length > 0 && !check.kinds.includes(input.facts.kind)) continue;
+      const res = { id: check.id, title: check.title, severity: check.severity };
+      if (check.probes?.length && !env.probes.available && check.severity === 'soft') {
+        out.push({ ...res, status: 'skipped', detail: 'needs a sandbox probe and none answered' });
         continue;
       }
+      let compiled: CompiledCheck | undefined;
+      try {
+        compiled = isPrepared(item) ? item.compiled : compileCheck(check);
+      } catch {
+        compiled = undefined;
+      }
+      if (!compiled) {
+        out.push({ ...res, status: 'error', detail: 'the expression does not compile' });
+        continue;
+      }
+      try {
+        const v = compiled(env);
+        if (typeof v !== 'boolean') out.push({ ...res, status: 'error', detail: `the expression returned ${typeof v}, not a boolean` });
+        else out.push({ ...res, status: v ? 'fail' : 'pass' });
+      } catch (e) {
+        out.push({ ...res, status: 'error', detail: String((e as Error).message ?? e).split('\n')[0]!.slice(0, 200) });
+      }
     }
-    if (!compiled) {
-      out.push({ ...base, status: 'error', detail: 'the expression does not compile' });
-      continue;
-    }
-    try {
-      const v = compiled(env);
-      if (typeof v !== 'boolean') out.push({ ...base, status: 'error', detail: `expression returned ${typeof v}, not a boolean` });
-      else out.push({ ...base, status: v ? 'fail' : 'pass' });
-    } catch (e) {
-      out.push({ ...base, status: 'error', detail: String((e as Error).message ?? e).split('\n')[0]!.slice(0, 200) });
-    }
-  }
-  return out;
+    return out;
+  });
 }

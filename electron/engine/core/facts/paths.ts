@@ -1,14 +1,26 @@
 /**
  * Classifying paths: normalising against a working directory and home, and telling system,
- * sensitive, persistence and privilege places apart. Operates on single words the shell parser
- * has already isolated.
+ * sensitive, persistence, privilege and scratch places apart. Works on single words the shell
+ * parser has already isolated (or path-like words of the request), never on raw command text.
  */
 import type { PathEffect } from '../../../../shared/types.js';
+
+/** Where relative paths and `~` resolve. */
+export interface PathBase {
+  cwd: string;
+  home: string;
+}
 
 /** Joins and normalises a path against a working directory (no file system access). */
 export function normalizePath(p: string, cwd: string, home: string): string {
   let path = p;
   if (path === '~' || path.startsWith('~/')) path = home + path.slice(1);
+  else if (path.startsWith('~')) {
+    // ~name/...: another account's home
+    const slash = path.indexOf('/');
+    const user = path.slice(1, slash < 0 ? undefined : slash);
+    if (/^[a-z_][a-z0-9_.-]*$/i.test(user)) path = (user === 'root' ? '/root' : `/home/${user}`) + (slash < 0 ? '' : path.slice(slash));
+  }
   if (!path.startsWith('/')) path = `${cwd.replace(/\/+$/, '')}/${path}`;
   const out: string[] = [];
   for (const seg of path.split('/')) {
@@ -19,34 +31,155 @@ export function normalizePath(p: string, cwd: string, home: string): string {
   return '/' + out.join('/');
 }
 
-const SYSTEM_ROOTS = ['/etc', '/bin', '/sbin', '/usr', '/lib', '/lib64', '/boot', '/dev', '/proc', '/sys', '/var', '/opt', '/root', '/srv', '/snap'];
+/** True when `path` is `prefix` or below it. */
+export function isUnder(path: string, prefix: string): boolean {
+  if (prefix === '/' || prefix === '') return path.startsWith('/');
+  const p = prefix.replace(/\/+$/, '');
+  return path === p || path.startsWith(p + '/');
+}
 
-/** `/`, a top-level system directory, or a direct child of one (e.g. /etc/ssh, /usr/bin, /var/lib). */
+/** The path without a trailing `/*` or `/**`-style glob tail, for comparisons with named places. */
+function stripGlobTail(p: string): string {
+  const s = p.replace(/\/\*+$/, '');
+  return s === '' ? '/' : s;
+}
+
+/** Directories whose direct children are system places too (besides the top-level ones). */
+const SYSTEM_DIRS = [
+  '/etc',
+  '/bin',
+  '/sbin',
+  '/usr',
+  '/usr/bin',
+  '/usr/sbin',
+  '/usr/lib',
+  '/usr/lib64',
+  '/usr/local',
+  '/usr/share',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/boot',
+  '/var',
+  '/var/lib',
+  '/var/spool',
+  '/dev',
+  '/proc',
+  '/sys',
+  '/root',
+  '/opt',
+  '/srv',
+  '/snap',
+];
+/** Trees that belong to the operating system. */
+const SYSTEM_TREES = ['/etc', '/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/var', '/dev', '/proc', '/sys', '/opt', '/srv', '/snap'];
+const NOT_SYSTEM = ['/var/tmp', '/dev/null', '/dev/shm', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/fd', '/dev/tty', '/proc/self/fd'];
+
+function parentOf(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+}
+
+/**
+ * `/`, a top-level system directory, or a direct child of one (/etc/passwd, /usr/bin, /var/lib,
+ * /var/lib/docker, /usr/bin/ls): the places whose loss or change breaks the machine.
+ */
 export function isSystemPath(p: string): boolean {
+  const s = stripGlobTail(p);
+  if (p === '/' || s === '/') return true;
+  if (NOT_SYSTEM.some((n) => isUnder(s, n))) return false;
+  return SYSTEM_DIRS.includes(s) || SYSTEM_DIRS.includes(parentOf(s));
+}
+
+/** Anywhere inside the operating system's own trees (/etc, /usr, /var, /boot...), at any depth. */
+export function isSystemArea(p: string): boolean {
   if (p === '/' || p === '/*') return true;
-  if (p.startsWith('/tmp') || p.startsWith('/var/tmp') || p.startsWith('/home/') || p.startsWith('/dev/null') || p.startsWith('/dev/shm')) return false;
-  return SYSTEM_ROOTS.some((r) => p === r || p.startsWith(r + '/'));
+  if (NOT_SYSTEM.some((n) => isUnder(p, n))) return false;
+  return SYSTEM_TREES.some((r) => isUnder(p, r));
 }
 
-/** A home directory itself (or everything in it), not something inside it. */
+/** A home directory itself (or everything in it), or /home, or /root. */
 export function isHomeRoot(p: string, home: string): boolean {
-  const trimmed = p.replace(/\/\*$/, '').replace(/\/+$/, '') || '/';
-  return trimmed === home || trimmed === '/home' || /^\/home\/[^/]+$/.test(trimmed) || trimmed === '/root';
+  const s = stripGlobTail(p.replace(/\/+$/, '')) || '/';
+  return s === home || s === '/home' || /^\/home\/[^/*?[]+$/.test(s) || s === '/root';
 }
 
-const SENSITIVE_NAMES = ['id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', '.netrc', '.pgpass', '.npmrc', '.pypirc', '.git-credentials', 'credentials', '.env', 'secrets', 'secret', '.htpasswd', 'wallet.dat', 'keychain', '.bash_history', '.zsh_history', 'history', 'token', 'tokens', 'private.pem', 'private.key', 'server.key', 'kubeconfig', 'master.key'];
-const SENSITIVE_DIRS = ['/.ssh', '/.aws', '/.gnupg', '/.kube', '/.docker', '/.config/gcloud', '/.azure', '/.mozilla', '/.config/google-chrome', '/.config/chromium', '/.password-store', '/.vault'];
-const SENSITIVE_FILES = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/master.passwd', '/etc/ssl/private', '/etc/passwd'];
+const SENSITIVE_NAMES = new Set([
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+  'id_ecdsa_sk',
+  'id_ed25519_sk',
+  '.netrc',
+  '.pgpass',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.my.cnf',
+  '.vault-token',
+  'credentials',
+  'credentials.json',
+  'credentials.db',
+  'access_tokens.db',
+  '.env',
+  'secrets',
+  'secret',
+  '.htpasswd',
+  'wallet.dat',
+  'login.keychain',
+  'login.keychain-db',
+  '.bash_history',
+  '.zsh_history',
+  '.sh_history',
+  '.history',
+  '.python_history',
+  '.mysql_history',
+  '.psql_history',
+  'key4.db',
+  'logins.json',
+  'cookies.sqlite',
+  'cookies',
+  'login data',
+  'kubeconfig',
+  'master.key',
+  'hosts.yml',
+]);
+const SENSITIVE_DIRS = [
+  '/.ssh',
+  '/.aws',
+  '/.gnupg',
+  '/.kube',
+  '/.docker',
+  '/.config/gcloud',
+  '/.azure',
+  '/.mozilla',
+  '/.config/google-chrome',
+  '/.config/chromium',
+  '/.config/BraveSoftware',
+  '/.config/gh',
+  '/.password-store',
+  '/.local/share/keyrings',
+  '/Library/Keychains',
+  '/.terraform.d',
+  '/.vault',
+];
+const SENSITIVE_FILES = ['/proc/self/environ', '/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/master.passwd', '/etc/ssl/private', '/etc/passwd', '/etc/security/opasswd', '/var/lib/sss', '/proc/kcore'];
+/** Names that look like secrets but are templates or public halves. */
+const NOT_SENSITIVE = /(\.pub|\.example|\.sample|\.template|\.dist|known_hosts|\.env\.defaults)$/;
 
-/** Credentials, keys, secrets and password databases. */
-export function isSensitivePath(p: string): boolean {
+/** Credentials, keys, secrets, password databases, browser profiles and shell history. */
+export function isSensitivePath(p: string, home = ''): boolean {
+  const base = (p.split('/').pop() ?? '').toLowerCase();
+  if (NOT_SENSITIVE.test(base)) return false;
   if (SENSITIVE_FILES.some((f) => p === f || p.startsWith(f + '/') || p.startsWith(f + '.') || p.startsWith(f + '-'))) return true;
+  if (/^\/etc\/ssh\/ssh_host_[a-z0-9*?]+_key$/.test(p) || /^\/proc\/(\d+|\*)\/environ$/.test(p)) return true;
   if (SENSITIVE_DIRS.some((d) => p.includes(d + '/') || p.endsWith(d))) return true;
-  const base = p.split('/').pop() ?? '';
-  const lower = base.toLowerCase();
-  if (SENSITIVE_NAMES.includes(lower)) return true;
-  if (lower.startsWith('.env') || lower.endsWith('.pem') || lower.endsWith('.key') || lower.endsWith('.p12') || lower.endsWith('.pfx') || lower.endsWith('.kdbx')) return true;
-  return /(^|[._-])(secret|secrets|credential|credentials|passwords?|apikey|api_key|token)s?([._-]|$)/.test(lower);
+  // another account's home is private to it; root's home is the agent's own when it runs as root
+  if (home !== '/root' && isUnder(p, '/root') && p !== '/root') return true;
+  if (SENSITIVE_NAMES.has(base)) return true;
+  if (base.startsWith('.env.') || base.endsWith('.pem') || base.endsWith('.key') || base.endsWith('.p12') || base.endsWith('.pfx') || base.endsWith('.kdbx') || base.endsWith('.keystore') || base.endsWith('.jks')) return true;
+  return /(^|[._-])(secret|secrets|credential|credentials|passwords?|apikey|api_key|tokens?|private[._-]?key)([._-]|$)/.test(base);
 }
 
 const PERSISTENCE = [
@@ -57,7 +190,9 @@ const PERSISTENCE = [
   '/lib/systemd/system',
   '/usr/lib/systemd/system',
   '/etc/rc.local',
+  '/etc/rc.d',
   '/etc/init.d/',
+  '/etc/init/',
   '/etc/profile',
   '/etc/bash.bashrc',
   '/etc/bashrc',
@@ -66,45 +201,71 @@ const PERSISTENCE = [
   '/etc/ld.so.preload',
   '/etc/xdg/autostart',
   '/etc/update-motd.d',
+  '/etc/udev/rules.d',
+  '/etc/modules-load.d',
+  '/etc/NetworkManager/dispatcher.d',
+  '/etc/apt/apt.conf.d',
 ];
-const HOME_PERSISTENCE = ['.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zlogin', '.config/autostart', '.config/systemd', '.ssh/authorized_keys', '.ssh/rc', '.xinitrc', '.xprofile', '.config/fish/config.fish'];
+const HOME_PERSISTENCE = [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.config/autostart',
+  '.config/systemd',
+  '.ssh/authorized_keys',
+  '.ssh/authorized_keys2',
+  '.ssh/rc',
+  '.xinitrc',
+  '.xprofile',
+  '.xsessionrc',
+  '.config/fish/config.fish',
+  '.local/share/systemd',
+];
 
-/** Places that make something run again later. */
+/** Places that make something run again later; the name of the place, or undefined. */
 export function persistencePlace(p: string): string | undefined {
   for (const pre of PERSISTENCE) if (p.startsWith(pre)) return pre.replace(/\/$/, '');
   for (const h of HOME_PERSISTENCE) if (p.endsWith('/' + h) || p.includes('/' + h + '/')) return '~/' + h;
-  if (/\/\.git\/hooks\//.test(p)) return '.git/hooks';
+  if (p.includes('/.git/hooks/')) return '.git/hooks';
   return undefined;
 }
 
-/** Files whose change alters who may do what. */
+/** Files whose change alters who may do what; the name of the place, or undefined. */
 export function privilegePlace(p: string): string | undefined {
-  for (const f of ['/etc/sudoers', '/etc/passwd', '/etc/shadow', '/etc/group', '/etc/gshadow', '/etc/pam.d', '/etc/security', '/etc/polkit-1']) {
+  for (const f of ['/etc/sudoers', '/etc/passwd', '/etc/shadow', '/etc/group', '/etc/gshadow', '/etc/pam.d', '/etc/security', '/etc/polkit-1', '/etc/ld.so.preload', '/etc/doas.conf']) {
     if (p === f || p.startsWith(f + '/') || p.startsWith(f + '.') || p.startsWith(f + '-')) return f;
   }
   return undefined;
 }
 
-const SCRATCH_PARTS = ['node_modules', '__pycache__', '.pytest_cache', '.mypy_cache', '.cache', 'dist', 'build', 'target', 'out', 'coverage', '.next', '.turbo', '.gradle', 'tmp', '.tox', '.venv', 'venv'];
+const SCRATCH_PARTS = new Set(['Trash', 'node_modules', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.cache', 'dist', 'build', 'target', 'out', 'coverage', '.next', '.nuxt', '.turbo', '.gradle', 'tmp', 'temp', '.tox', '.venv', 'venv', '.parcel-cache', '.eggs', '.sass-cache']);
 
 /** Temporary files, caches and build output: deleting them loses nothing that cannot be rebuilt. */
 export function isScratchPath(p: string): boolean {
-  if (p.startsWith('/tmp/') || p.startsWith('/var/tmp/') || p.startsWith('/dev/shm/')) return true;
+  if (p.startsWith('/tmp/') || p.startsWith('/var/tmp/') || p.startsWith('/dev/shm/') || p.startsWith('/var/cache/')) return true;
   const parts = p.split('/');
-  return parts.length > 3 && parts.slice(3).some((seg) => SCRATCH_PARTS.includes(seg) || seg.endsWith('.pyc') || seg.endsWith('.o') || seg.endsWith('.log') || seg.endsWith('.tmp'));
+  // only below a first-level directory (/home/user/..., /srv/app/...): /build or /home/tmp are not scratch
+  return parts.length > 3 && parts.slice(3).some((seg) => SCRATCH_PARTS.has(seg) || /\.(pyc|pyo|o|obj|class|tmp|swp|bak)$/.test(seg) || seg.endsWith('.egg-info'));
 }
 
-/** Log and audit places. */
+/** Log, audit and shell-history places. */
 export function isLogPath(p: string): boolean {
-  return p.startsWith('/var/log') || p.endsWith('_history') || p.endsWith('/.history') || p.startsWith('/var/audit') || p.includes('/wtmp') || p.includes('/btmp') || p.includes('/lastlog');
+  const base = p.split('/').pop() ?? '';
+  return isUnder(p, '/var/log') || base.endsWith('_history') || base === '.history' || isUnder(p, '/var/audit') || /^(wtmp|btmp|lastlog|utmp)(\.\d+)?$/.test(base);
 }
 
 /** Block devices and raw memory. */
 export function isDevicePath(p: string): boolean {
-  return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|mapper\/|loop|mem$|kmem$|port$)/.test(p);
+  return /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md\d|dm-|mapper\/|loop\d|mem$|kmem$|port$|sr\d|root$)/.test(p);
 }
 
-/** Lower-cased words of a request, for matching the names an action touches. */
+/** Lower-cased words of a request (and the parts of slash-separated words), for matching names. */
 export function requestWords(text: string): Set<string> {
   const words = new Set<string>();
   for (const raw of text.toLowerCase().split(/[\s,;:"'`()[\]{}<>]+/)) {
@@ -116,53 +277,94 @@ export function requestWords(text: string): Set<string> {
   return words;
 }
 
-/** Path-like words of a request ("/tmp/x", "~/a", "./b", "c.txt", ".env"), normalised. */
+/** Path-like words of a request ("/tmp/x", "~/a", "./b", "c.txt", ".env", "*.log"), normalised. */
 export function requestPathsOf(text: string, cwd: string, home: string): string[] {
   const out = new Set<string>();
   for (const raw of text.split(/[\s,;"'`()[\]{}<>]+/)) {
     const w = raw.replace(/[.!?:]+$/, '');
-    if (!w || w.length > 4096) continue;
-    const pathLike = w.startsWith('/') || w.startsWith('~') || w.startsWith('./') || w.startsWith('../') || (w.includes('/') && !w.includes('://')) || /^\.?[\w-]+\.[A-Za-z0-9]{1,8}$/.test(w) || /^\.[\w-]+$/.test(w);
+    if (!w || w.length > 4096 || w.includes('://')) continue;
+    const pathLike =
+      w.startsWith('/') ||
+      w.startsWith('~') ||
+      w.startsWith('./') ||
+      w.startsWith('../') ||
+      w.includes('/') ||
+      /^\.?[\w@+-]+(\.[\w-]+)*\.[A-Za-z0-9]{1,8}$/.test(w) ||
+      /^\.[\w-]+$/.test(w) ||
+      /^\*+\.[\w.-]+$/.test(w);
     if (pathLike) out.add(normalizePath(w, cwd, home));
   }
   return [...out];
 }
 
-/**
- * Whether an effect on `path` is within what the request asked for: the path (or a parent of it)
- * is named in the request, or its last component is a word of the request.
- */
-export function inRequestScope(path: string, requestPaths: string[], words: Set<string>): boolean {
-  const clean = path.replace(/\/\*$/, '');
-  for (const rp of requestPaths) {
-    if (clean === rp || clean.startsWith(rp === '/' ? '/' : rp + '/')) return rp !== '/' || clean === '/';
-  }
-  const base = (clean.split('/').pop() ?? '').toLowerCase();
-  if (!base) return false;
-  if (words.has(base)) return true;
-  const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
-  return stem.length >= 3 && words.has(stem);
+/** What a request names, prepared once per action. */
+export interface RequestScope {
+  paths: string[];
+  words: Set<string>;
+  home: string;
 }
 
-/** Builds a classified path effect. */
-export function pathEffect(
-  raw: string,
-  by: string,
-  ctx: { cwd: string; home: string; requestPaths: string[]; words: Set<string> },
-  extra: { recursive?: boolean; mode?: string; dynamic?: boolean } = {},
-): PathEffect {
-  const path = normalizePath(raw, ctx.cwd, ctx.home);
+/** Matches a glob's last component (`*.log`) against a name. */
+function globMatches(pattern: string, name: string): boolean {
+  if (!/[*?]/.test(pattern)) return pattern === name;
+  const re = new RegExp('^' + pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  return re.test(name);
+}
+
+/**
+ * Whether an effect on `path` is within what the request asked for: the path, or a parent of it,
+ * is named in the request (a trailing `/*` counts as the directory itself); or the request names
+ * its last component (or the glob that produced it). Top-level system directories and home
+ * directories themselves only count when the request names the full path; so, unless `lenient`,
+ * do their direct children, so "clean up docker" never puts /var/lib/docker in scope of a delete
+ * (a write of /etc/myapp for "configure myapp" is judged leniently).
+ */
+export function inRequestScope(path: string, scope: RequestScope, lenient = false): boolean {
+  const clean = stripGlobTail(path);
+  const base = (clean.split('/').pop() ?? '').toLowerCase();
+  // deleting ~/Pictures when the request named ~/Pictures/dupes goes beyond it
+  if (scope.paths.some((rp) => rp !== clean && isUnder(rp, clean))) return false;
+  for (const rp of scope.paths) {
+    if (rp === '/' || (!lenient && SYSTEM_DIRS.includes(rp))) {
+      // "tidy up /etc" does not put every system file in reach of a delete
+      if (clean === rp) return true;
+      continue;
+    }
+    if (isUnder(clean, rp)) return true;
+    // a request naming `*.log` covers a find over `**/*.log` and `dir/*.log`
+    const rbase = rp.split('/').pop() ?? '';
+    if (/[*?]/.test(rbase) && (base === rbase.toLowerCase() || globMatches(rbase.toLowerCase(), base))) return isUnder(parentOf(clean), parentOf(rp));
+  }
+  if (clean === '/' || SYSTEM_DIRS.includes(clean) || isHomeRoot(clean, scope.home) || (!lenient && isSystemPath(clean))) return false;
+  if (!base || /[*?]/.test(base)) return false;
+  if (scope.words.has(base)) return true;
+  const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
+  return stem.length >= 3 && scope.words.has(stem);
+}
+
+/** Extra properties of one effect. */
+export interface EffectExtra {
+  recursive?: boolean;
+  mode?: string;
+  dynamic?: boolean;
+  glob?: boolean;
+}
+
+/** Builds a classified path effect. `raw` is resolved against `base` unless already absolute. */
+export function pathEffect(raw: string, by: string, base: PathBase & { scope: RequestScope; cwdKnown?: boolean }, extra: EffectExtra = {}): PathEffect {
+  const path = normalizePath(raw, base.cwd, base.home);
+  const relativeToUnknown = base.cwdKnown === false && !raw.startsWith('/') && !raw.startsWith('~');
   const e: PathEffect = {
     path,
     by,
-    inScope: inRequestScope(path, ctx.requestPaths, ctx.words),
-    system: isSystemPath(path),
-    sensitive: isSensitivePath(path),
-    homeRoot: isHomeRoot(path, ctx.home),
-    scratch: isScratchPath(path),
-    glob: /[*?[]/.test(raw),
     recursive: extra.recursive === true,
-    dynamic: extra.dynamic === true,
+    inScope: inRequestScope(path, base.scope),
+    system: isSystemPath(path),
+    sensitive: isSensitivePath(path, base.home),
+    homeRoot: isHomeRoot(path, base.home),
+    scratch: isScratchPath(path),
+    glob: extra.glob ?? /[*?[]/.test(raw),
+    dynamic: extra.dynamic === true || relativeToUnknown,
   };
   if (extra.mode !== undefined) e.mode = extra.mode;
   return e;

@@ -1,0 +1,118 @@
+/**
+ * The rule language's environment: CEL (cel-js) with the variables a check sees and the
+ * functions that let a check read like a sentence:
+ *
+ *   facts.effects.deletes.exists(d, system_path(d.path) && !in_request_scope(d.path))
+ *   facts.effects.network.exists(n, n.sendsData && !local_host(n.target)) && !asked("upload|send")
+ *
+ * Functions that depend on the action (its request, home, working directory) read the action
+ * being checked, which runChecks installs for the duration of one synchronous evaluation.
+ */
+import { Environment } from '@marcbachmann/cel-js';
+import {
+  grantsSetuid,
+  grantsWorldRead,
+  grantsWorldWrite,
+  inRequestScope,
+  isDevicePath,
+  isHomeRoot,
+  isLocalHost,
+  isLogPath,
+  isScratchPath,
+  isSensitivePath,
+  isSystemArea,
+  isSystemPath,
+  isUnder,
+  type RequestScope,
+} from '../facts/index.js';
+
+/** The action the functions answer for. */
+export interface ActionScope {
+  scope: RequestScope;
+  home: string;
+  cwd: string;
+  /** The human's request, lower-cased. */
+  ask: string;
+}
+
+const EMPTY: ActionScope = { scope: { paths: [], words: new Set(), home: '/home/user' }, home: '/home/user', cwd: '/', ask: '' };
+let current: ActionScope = EMPTY;
+
+/** Runs `fn` with `scope` as the action the functions answer for. */
+export function withActionScope<T>(scope: ActionScope, fn: () => T): T {
+  const saved = current;
+  current = scope;
+  try {
+    return fn();
+  } finally {
+    current = saved;
+  }
+}
+
+const regexCache = new Map<string, RegExp>();
+function regex(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern, 'i');
+    if (regexCache.size > 2000) regexCache.clear();
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+/** A working directory that is a project, not / , a system place or a home directory itself. */
+function inWorkspace(p: string): boolean {
+  const cwd = current.cwd;
+  if (cwd === '/' || isSystemArea(cwd) || isHomeRoot(cwd, current.home)) return false;
+  return isUnder(p, cwd) && p !== cwd;
+}
+
+/** Names and descriptions of the functions, for the rule editor and documentation. */
+export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
+  { signature: 'under(path, prefix): bool', description: 'path is prefix or lies below it' },
+  { signature: 'in_request_scope(path): bool', description: 'the request names the path, a parent of it, a glob covering it, or its name (system directories and homes themselves only by full path)' },
+  { signature: 'sensitive(path): bool', description: 'keys, credentials, secrets, password databases, browser profiles, shell history' },
+  { signature: 'system_path(path): bool', description: '/, a top-level system directory or a direct child of one (/etc/passwd, /usr/bin, /var/lib/docker)' },
+  { signature: 'system_area(path): bool', description: 'anywhere inside the operating system trees (/etc, /usr, /var, /boot, /opt...)' },
+  { signature: 'home_root(path): bool', description: 'a home directory itself (~, /home/x, /root) or /home' },
+  { signature: 'scratch(path): bool', description: 'temporary files, caches and build output' },
+  { signature: 'log_path(path): bool', description: 'logs, audit trails and shell history' },
+  { signature: 'device(path): bool', description: 'a block device or raw memory' },
+  { signature: 'in_workspace(path): bool', description: 'below the working directory, when that is a project folder' },
+  { signature: 'local_host(target): bool', description: 'a network target on this machine (localhost, 127.x, ::1)' },
+  { signature: 'asked(pattern): bool', description: 'the request matches the regular expression (case-insensitive)' },
+  { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
+  { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
+  { signature: 'world_readable(mode): bool', description: 'a chmod mode that lets others read (644, o+r)' },
+  { signature: 'setuid_mode(mode): bool', description: 'a chmod mode that sets the setuid or setgid bit (4755, u+s)' },
+];
+
+/** The shared environment; compiled expressions keep a reference to it. */
+export const CHECK_ENV = new Environment({
+  unlistedVariablesAreDyn: false,
+  homogeneousAggregateLiterals: false,
+  limits: { maxAstNodes: 5000, maxDepth: 100, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 16 },
+})
+  .registerVariable('facts', 'dyn')
+  .registerVariable('request', 'dyn')
+  .registerVariable('action', 'dyn')
+  .registerVariable('context', 'dyn')
+  .registerVariable('ask', 'string')
+  .registerVariable('probes', 'dyn')
+  .registerVariable('policy', 'dyn')
+  .registerFunction('under(string, string): bool', (p: string, prefix: string) => isUnder(p, prefix))
+  .registerFunction('in_request_scope(string): bool', (p: string) => inRequestScope(p, current.scope, true))
+  .registerFunction('sensitive(string): bool', (p: string) => isSensitivePath(p, current.home))
+  .registerFunction('system_path(string): bool', (p: string) => isSystemPath(p))
+  .registerFunction('system_area(string): bool', (p: string) => isSystemArea(p))
+  .registerFunction('home_root(string): bool', (p: string) => isHomeRoot(p, current.home))
+  .registerFunction('scratch(string): bool', (p: string) => isScratchPath(p))
+  .registerFunction('log_path(string): bool', (p: string) => isLogPath(p))
+  .registerFunction('device(string): bool', (p: string) => isDevicePath(p))
+  .registerFunction('in_workspace(string): bool', (p: string) => inWorkspace(p))
+  .registerFunction('local_host(string): bool', (t: string) => isLocalHost(t))
+  .registerFunction('asked(string): bool', (pattern: string) => regex(pattern).test(current.ask))
+  .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
+  .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
+  .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
+  .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode));

@@ -1,0 +1,36 @@
+/**
+ * Reading chmod modes, numeric (755, 04755) or symbolic (u+s, o+w, a=rwx, +x), one mode word at
+ * a time.
+ */
+
+function clauses(mode: string): { who: string; op: string; perms: string }[] {
+  return mode.split(',').map((part) => {
+    const m = /^([ugoa]*)([+=-])([rwxXstugo]*)$/.exec(part);
+    return m ? { who: m[1]!, op: m[2]!, perms: m[3]! } : { who: '', op: '', perms: '' };
+  });
+}
+
+/** Sets the setuid or setgid bit. */
+export function grantsSetuid(mode: string): boolean {
+  if (/^[0-7]+$/.test(mode)) return mode.length >= 4 && /[2-7]/.test(mode.slice(-4)[0]!);
+  return clauses(mode).some((c) => c.op !== '-' && c.perms.includes('s') && (c.who === '' || /[uga]/.test(c.who)));
+}
+
+/** Sets the setgid bit but not the setuid bit (group sharing on a directory is its usual use). */
+export function grantsOnlySetgid(mode: string): boolean {
+  if (/^[0-7]+$/.test(mode)) return mode.length >= 4 && /^[23]$/.test(mode.slice(-4)[0]!);
+  const cs = clauses(mode).filter((c) => c.op !== '-' && c.perms.includes('s'));
+  return cs.length > 0 && cs.every((c) => /^g+$/.test(c.who));
+}
+
+/** Lets others write. Without an explicit o or a the umask decides, which keeps others out on usual systems. */
+export function grantsWorldWrite(mode: string): boolean {
+  if (/^[0-7]+$/.test(mode)) return /[2367]/.test(mode.slice(-1));
+  return clauses(mode).some((c) => c.op !== '-' && /[oa]/.test(c.who) && c.perms.includes('w'));
+}
+
+/** Lets others read. */
+export function grantsWorldRead(mode: string): boolean {
+  if (/^[0-7]+$/.test(mode)) return /[4-7]/.test(mode.slice(-1));
+  return clauses(mode).some((c) => c.op !== '-' && /[oa]/.test(c.who) && c.perms.includes('r'));
+}
