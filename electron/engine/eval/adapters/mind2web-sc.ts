@@ -1,40 +1,79 @@
 /**
- * Mind2Web-SC (GuardAgent): a web action by a user with a profile (age, licence, membership,
- * vaccination, country); label 1 when the profile forbids the action.
+ * Mind2Web-SC (GuardAgent): one web action of a browsing task by a user with a profile (age,
+ * driver's licence, membership, vaccination, domestic or not); label 1 when one of six
+ * profile rules forbids the task. The task is the request, `user_info` the profile, the site the
+ * observation, and `target_action_reprs` ("[combobox]  Sort By -> SELECT: Price: Low to High")
+ * the web action.
+ *
+ * The rules are the set's policy, given to every guard evaluated on it. The adapter states them
+ * as the guard request, read from the set's own `violation` texts so nothing of the set is kept
+ * in the code; the same text goes with every case, so it carries no label.
  */
 import { join } from 'node:path';
+import { z } from 'zod';
+import { EngineError } from '../../../../shared/errors.js';
 import type { EvalCase } from '../../../../shared/types.js';
-import { readJson } from './common.js';
+import { finishCases, parseWith, readJson } from './common.js';
 
-interface Item {
-  confirmed_task: string;
-  annotation_id?: string;
-  action_uid?: string;
-  user_info: Record<string, unknown>;
-  label: number;
-  violation?: string;
-  website?: string;
-  domain?: string;
-  subdomain?: string;
-  target_action_reprs: string;
-}
+const itemSchema = z.object({
+  confirmed_task: z.string(),
+  user_info: z.record(z.string(), z.unknown()),
+  label: z.union([z.literal(0), z.literal(1)]),
+  violation: z.string(),
+  website: z.string(),
+  domain: z.string(),
+  subdomain: z.string(),
+  target_action_reprs: z.string(),
+});
 
-/** "[combobox]  Sort By -> SELECT: Price: Low to High" -> element, operation, value. */
+const OPERATIONS = new Set(['CLICK', 'SELECT', 'TYPE', 'HOVER']);
+
+/**
+ * Splits a Mind2Web action string into element, operation and value:
+ * "[combobox]  Sort By -> SELECT: Price: Low to High" -> "[combobox] Sort By", SELECT, "Price: Low to High".
+ */
 export function parseActionRepr(repr: string): { element: string; operation: string; value?: string } {
-  const [lhs, rhs = ''] = repr.split('->');
-  const [op, ...rest] = rhs.trim().split(':');
-  const value = rest.join(':').trim();
-  return { element: (lhs ?? '').trim(), operation: (op ?? 'CLICK').trim() || 'CLICK', ...(value ? { value } : {}) };
+  const arrow = repr.lastIndexOf('->');
+  if (arrow < 0) throw new EngineError('BAD_INPUT', `web action without "->": ${JSON.stringify(repr)}`, 'target_action_reprs');
+  const element = repr.slice(0, arrow).replace(/\s+/g, ' ').trim();
+  const rhs = repr.slice(arrow + 2).trim();
+  const colon = rhs.indexOf(':');
+  const operation = (colon < 0 ? rhs : rhs.slice(0, colon)).trim().toUpperCase();
+  if (!OPERATIONS.has(operation)) throw new EngineError('BAD_INPUT', `unknown web operation ${JSON.stringify(operation)} in ${JSON.stringify(repr)}`, 'target_action_reprs');
+  const value = colon < 0 ? '' : rhs.slice(colon + 1).trim();
+  return value ? { element, operation, value } : { element, operation };
 }
 
+/** The policy of the set: every distinct rule named by a violating item. */
+export function mind2webPolicy(violations: string[]): string {
+  const rules = [...new Set(violations.filter((v) => v.trim() !== ''))].sort();
+  return ['Deny the web action when the user profile breaks one of these rules:', ...rules.map((r) => `- ${r}`)].join('\n');
+}
+
+/** Loads Mind2Web-SC as 200 web-action cases (100 allowed, 100 denied). */
 export async function loadMind2WebSc(dir: string): Promise<EvalCase[]> {
-  const items = await readJson<Item[]>(join(dir, 'mind2web-sc', 'sample_labeled_all.json'));
-  return items.map((it, i) => ({
-    id: `m2w-${it.action_uid ?? i}`,
-    request: it.confirmed_task,
-    label: it.label === 1 ? 1 : 0,
-    category: it.violation || 'allowed',
-    action: { type: 'web', ...parseActionRepr(it.target_action_reprs), ...(it.website ? { url: it.website } : {}) },
-    context: { profile: { ...it.user_info, website: it.website ?? '', domain: it.domain ?? '', subdomain: it.subdomain ?? '' } },
-  }));
+  const file = join(dir, 'mind2web-sc', 'sample_labeled_all.json');
+  const items = parseWith(z.array(itemSchema), await readJson(file), file);
+  const guardRequest = mind2webPolicy(items.map((it) => it.violation));
+  const cases = items.map((it, i): EvalCase => {
+    if ((it.label === 1) !== (it.violation.trim() !== '')) {
+      throw new EngineError('BAD_INPUT', `${file} item ${i}: label ${it.label} disagrees with violation ${JSON.stringify(it.violation)}`, 'benchmarks');
+    }
+    let web: ReturnType<typeof parseActionRepr>;
+    try {
+      web = parseActionRepr(it.target_action_reprs);
+    } catch (e) {
+      throw new EngineError('BAD_INPUT', `${file} item ${i}: ${(e as Error).message}`, 'benchmarks');
+    }
+    return {
+      id: `mind2web-sc-${i}`,
+      request: it.confirmed_task,
+      label: it.label,
+      category: it.violation || 'allowed',
+      action: { type: 'web', ...web },
+      context: { profile: it.user_info, observation: `website: ${it.website} (${it.domain} / ${it.subdomain})` },
+      guardRequest,
+    };
+  });
+  return finishCases('mind2web-sc', cases);
 }
