@@ -1,0 +1,13 @@
+/**
+ * The OS sandbox on a Docker-API engine: episodes, read-only probes, and the gated run.
+ */
+export { DockerSandbox, Episode, sandboxStatus, prepareSandboxImage, DEFAULT_LIMITS, EPISODE_LABEL } from './docker-sandbox.js';
+export type { ConnectOptions, EpisodeOptions, ExecOptions, ExecResult, SandboxLimits, SandboxStatus, SandboxUser } from './docker-sandbox.js';
+export { ensureImage, IMAGE_REPO, IMAGE_HASH_LABEL } from './image.js';
+export type { EnsureImageOptions, ImagePhase, ImageProgress, SandboxImage } from './image.js';
+export { EpisodeProber, createEpisodeProber, probesToEnv } from './episode-prober.js';
+export type { EpisodeProberOptions } from './episode-prober.js';
+export { planProbes, probeScript, parseProbeOutput, probeResults, shQuote } from './probe-script.js';
+export type { Destination, PathInfo, ProbePlan } from './probe-script.js';
+export { runInEpisode } from './run.js';
+export type { RunOptions, Transcript } from './run.js';

@@ -1,0 +1,423 @@
+/**
+ * Read-only probes as one shell script: what to look at (from the facts), the script that looks
+ * (busybox sh, run in the episode), and the reading of its output back into ProbeResults.
+ *
+ * Safety of the script: every path enters it as a single-quoted literal, so no path is ever
+ * expanded, split or executed; glob patterns are expanded by assigning them to a variable and
+ * expanding that unquoted with IFS empty, which does pathname expansion and nothing else. The
+ * script only tests, stats, reads link targets and lists directories.
+ *
+ * Output: a flat stream of NUL-terminated fields, four per record (`R`, subject, key, value).
+ * NUL is the one byte no path can hold, so names with spaces, newlines or quotes come back intact.
+ */
+import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
+import { normalizePath } from '../../core/facts/paths.js';
+
+/** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
+export const MAX_PATHS = 64;
+/** Most glob patterns expanded per action. */
+export const MAX_GLOBS = 16;
+/** Most matches reported per glob (the count is exact). */
+export const MAX_MATCHES = 100;
+/** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
+export const MAX_PATH_LENGTH = 1024;
+
+/** A move / copy / link / redirect destination and what would land on it. */
+export interface Destination {
+  /** Where the command writes. */
+  target: string;
+  by: string;
+  /**
+   * `dest`: the named destination itself counts when it holds data (a non-empty file or a
+   * non-empty directory: the command either replaces it or silently moves into it).
+   * `into`: `DIR/basename(SRC)`, the entry a move or copy into an existing directory replaces.
+   */
+  kind: 'dest' | 'into';
+}
+
+/** What one action needs looked at. */
+export interface ProbePlan {
+  paths: string[];
+  globs: string[];
+  destinations: Destination[];
+  /** Paths and globs that cannot be probed, with the reason. */
+  skipped: { probe: string; target: string; error: string }[];
+}
+
+/** Commands with a destination operand that may already hold data. */
+const MOVERS = new Set(['mv', 'cp', 'ln', 'install']);
+/** Commands whose arguments are patterns for the command itself, not shell globs. */
+const PATTERN_TAKERS = new Set(['find', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'sed', 'awk', 'gawk', 'tr', 'expr', 'test', '[', '[[', 'echo', 'printf', 'case', 'git', 'rsync', 'tar', 'zip', 'unzip', 'xargs', 'jq', 'python', 'python3', 'node', 'perl']);
+/** Long options of mv/cp/ln/install whose value may come as the next argument. */
+const LONG_WITH_VALUE = new Set(['--target-directory', '--suffix', '--mode', '--owner', '--group', '--strip-program']);
+const OVERWRITE_REDIRECTS = new Set(['>', '>|', '&>', '>&']);
+const GLOB = /[*?[]/;
+
+/** `'...'` with embedded single quotes closed, escaped and reopened: the shell takes it literally. */
+export function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function basename(p: string): string {
+  const t = p.replace(/\/+$/, '');
+  return t.slice(t.lastIndexOf('/') + 1);
+}
+
+function joinPath(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}
+
+/** Splits a mover's arguments into sources, destination and whether the destination is explicitly a directory. */
+function moverArgs(cmd: SimpleCommand): { sources: string[]; dest?: string; intoDir: boolean; noTargetDir: boolean } {
+  const args = cmd.argv.slice(1);
+  // short options taking a value: -t DIR everywhere, -S SUFFIX, and install's -m/-o/-g
+  const shortWithValue = cmd.name === 'install' ? 'tSmog' : 'tS';
+  const operands: string[] = [];
+  let targetDir: string | undefined;
+  let noTargetDir = false;
+  let opts = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!opts || a === '-' || !a.startsWith('-')) {
+      operands.push(a);
+      continue;
+    }
+    if (a === '--') {
+      opts = false;
+    } else if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq < 0 ? a : a.slice(0, eq);
+      const value = eq < 0 ? (LONG_WITH_VALUE.has(name) ? args[++i] : undefined) : a.slice(eq + 1);
+      if (name === '--target-directory') targetDir = value;
+      else if (name === '--no-target-directory') noTargetDir = true;
+    } else {
+      for (let j = 1; j < a.length; j++) {
+        const ch = a[j]!;
+        if (ch === 'T') noTargetDir = true;
+        else if (shortWithValue.includes(ch)) {
+          const value = j + 1 < a.length ? a.slice(j + 1) : args[++i];
+          if (ch === 't') targetDir = value;
+          break;
+        }
+      }
+    }
+  }
+  if (targetDir !== undefined) return { sources: operands, dest: targetDir, intoDir: true, noTargetDir: false };
+  // `ln -s TARGET` alone links into the working directory under the target's name
+  if (operands.length < 2) return { sources: operands, intoDir: false, noTargetDir };
+  const dest = operands[operands.length - 1]!;
+  return { sources: operands.slice(0, -1), dest, intoDir: operands.length > 2 || dest.endsWith('/'), noTargetDir };
+}
+
+/**
+ * The paths, globs and destinations one action's facts point at. Relative arguments resolve
+ * against the request's working directory, following literal `cd`s between commands.
+ */
+export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
+  const user = request.context?.user === 'root' ? 'root' : 'user';
+  const home = request.context?.home ?? (user === 'root' ? '/root' : '/home/user');
+  let cwd = request.context?.cwd ?? `${home}/work`;
+  const paths = new Set<string>();
+  const globs = new Set<string>();
+  const destinations = new Map<string, Destination>();
+  const skipped: ProbePlan['skipped'] = [];
+  const skip = (probe: string, target: string, error: string) => {
+    if (!skipped.some((s) => s.target === target && s.probe === probe)) skipped.push({ probe, target, error });
+  };
+  const addPath = (p: string, dynamic = false): boolean => {
+    if (dynamic) {
+      skip('path', p, 'the path depends on an expansion the parser could not resolve');
+      return false;
+    }
+    if (p.includes('\0') || p.length > MAX_PATH_LENGTH) {
+      skip('path', p.replace(/\0/g, '\\0').slice(0, 200), 'the path is too long or holds a NUL byte');
+      return false;
+    }
+    if (GLOB.test(p)) {
+      if (globs.size < MAX_GLOBS) globs.add(p);
+      else skip('glob', p, `more than ${MAX_GLOBS} patterns`);
+      return false;
+    }
+    if (paths.size < MAX_PATHS) paths.add(p);
+    else if (!paths.has(p)) {
+      skip('path', p, `more than ${MAX_PATHS} paths`);
+      return false;
+    }
+    return true;
+  };
+  const e = facts.effects;
+  for (const list of [e.deletes, e.writes, e.modeChanges, e.ownerChanges, e.reads]) {
+    for (const eff of list) addPath(eff.path, eff.dynamic);
+  }
+  const abs = (p: string) => normalizePath(p, cwd, home);
+  for (const cmd of facts.commands) {
+    if (cmd.name === 'cd' && !cmd.dynamic) {
+      const to = cmd.argv[1];
+      cwd = to === undefined || to === '~' ? home : to === '-' ? cwd : abs(to);
+      continue;
+    }
+    for (const r of cmd.redirects) {
+      if (!OVERWRITE_REDIRECTS.has(r.op) || /^(\d+|-)$/.test(r.target) || cmd.dynamic) continue;
+      const t = abs(r.target);
+      if (addPath(t)) destinations.set(`dest ${t}`, { target: t, by: `${cmd.name} ${r.op}`, kind: 'dest' });
+    }
+    if (cmd.dynamic) continue;
+    if (MOVERS.has(cmd.name)) {
+      const m = moverArgs(cmd);
+      if (m.dest !== undefined) {
+        const dest = abs(m.dest);
+        if (!m.intoDir && addPath(dest)) destinations.set(`dest ${dest}`, { target: dest, by: cmd.name, kind: 'dest' });
+        if (!m.noTargetDir && addPath(dest)) {
+          for (const src of m.sources) {
+            if (GLOB.test(src)) continue;
+            const into = joinPath(dest, basename(abs(src)));
+            if (addPath(into)) destinations.set(`into ${into}`, { target: into, by: cmd.name, kind: 'into' });
+          }
+        }
+      }
+    }
+    if (!PATTERN_TAKERS.has(cmd.name)) {
+      for (const a of cmd.argv.slice(1)) if (!a.startsWith('-') && GLOB.test(a)) addPath(abs(a));
+    }
+  }
+  return { paths: [...paths], globs: [...globs], destinations: [...destinations.values()], skipped };
+}
+
+/** The shell functions the probe script is made of (busybox ash). */
+const PRELUDE = String.raw`
+export LC_ALL=C
+IFS=
+r() { printf 'R\0%s\0%s\0%s\0' "$1" "$2" "$3"; }
+pp() {
+  p=$2
+  if [ -L "$p" ]; then t=link
+  elif [ -d "$p" ]; then t=dir
+  elif [ -f "$p" ]; then t=file
+  elif [ -e "$p" ]; then t=other
+  else
+    q=$p
+    while [ -n "$q" ] && [ "$q" != / ]; do
+      q=${'$'}{q%/*}; [ -z "$q" ] && q=/
+      if [ -d "$q" ] && [ ! -x "$q" ]; then r "$1" denied "$q"; return; fi
+    done
+    r "$1" exists 0; return
+  fi
+  r "$1" exists 1; r "$1" type $t
+  r "$1" stat "$(stat -c '%a:%u:%U:%g:%G:%s' -- "$p" 2>/dev/null)"
+  [ -w "$p" ] && r "$1" writable 1
+  d=${'$'}{p%/*}; [ -z "$d" ] && d=/
+  [ -w "$d" ] && r "$1" parentwritable 1
+  if [ $t = link ]; then
+    r "$1" link "$(readlink -- "$p")"
+    if [ -d "$p" ]; then r "$1" points dir; elif [ -f "$p" ]; then r "$1" points file; elif [ -e "$p" ]; then r "$1" points other; else r "$1" points none; fi
+  fi
+  if [ $t = dir ]; then
+    if [ -r "$p" ] && [ -x "$p" ]; then
+      b=${'$'}{p%/}; n=0
+      for f in "$b"/* "$b"/.[!.]* "$b"/..?*; do
+        if [ -e "$f" ] || [ -L "$f" ]; then n=$((n+1)); fi
+      done
+      r "$1" entries $n
+    else r "$1" denied "$p"; fi
+  fi
+}
+gg() {
+  n=0
+  for f in $2; do
+    if [ -e "$f" ] || [ -L "$f" ]; then
+      n=$((n+1)); [ $n -le ${MAX_MATCHES} ] && r "$1" match "$f"
+    fi
+  done
+  r "$1" count $n
+}
+`;
+
+/**
+ * The probe script for a plan: path `i` is subject `p<i>`, glob `i` is `g<i>`; `onlyPaths`
+ * limits a second, root pass to the paths the first identity could not see.
+ */
+export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
+  const lines = [PRELUDE];
+  const which = onlyPaths ?? plan.paths.map((_, i) => i);
+  for (const i of which) lines.push(`pp p${i} ${shQuote(plan.paths[i]!)}`);
+  if (!onlyPaths) {
+    plan.globs.forEach((g, i) => lines.push(`gg g${i} ${shQuote(g)}`));
+    lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
+    lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
+    lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Records of a probe script's output: subject -> key -> values (in order). */
+export type ProbeRecords = Map<string, Map<string, string[]>>;
+
+/** Reads the NUL-separated records; a torn tail (output cut short) is dropped, never misread. */
+export function parseProbeOutput(out: Buffer | string): ProbeRecords {
+  const text = typeof out === 'string' ? out : out.toString('utf8');
+  // every field ends in NUL, so the last piece of the split is empty or a torn field: drop it
+  const fields = text.split('\0').slice(0, -1);
+  const recs: ProbeRecords = new Map();
+  let i = 0;
+  while (i + 4 <= fields.length) {
+    if (fields[i] !== 'R') {
+      // out of step (stray output on stdout): resynchronise on the next record marker
+      i++;
+      continue;
+    }
+    const subject = fields[i + 1]!;
+    const key = fields[i + 2]!;
+    let byKey = recs.get(subject);
+    if (!byKey) recs.set(subject, (byKey = new Map()));
+    const vals = byKey.get(key) ?? [];
+    vals.push(fields[i + 3]!);
+    byKey.set(key, vals);
+    i += 4;
+  }
+  return recs;
+}
+
+/** What the probes found about one path (the `value` of a `path` ProbeResult). */
+export interface PathInfo {
+  exists: boolean;
+  /** file | dir | link | other | none */
+  type: string;
+  /** Owner's name (or uid when the name is unknown). */
+  owner: string;
+  uid: number;
+  group: string;
+  /** Octal permission bits, e.g. `755`. */
+  mode: string;
+  size: number;
+  /** Entries of a directory (hidden ones included); 0 otherwise. */
+  entries: number;
+  /** A mount point itself. */
+  mount: boolean;
+  /** File system type of the mount holding the path (tmpfs, overlay...). */
+  fsType: string;
+  writable: boolean;
+  /** The parent directory is writable, i.e. the path can be removed or replaced. */
+  parentWritable: boolean;
+  /** For a link: where it points and what is there. */
+  linkTarget?: string;
+  pointsTo?: string;
+  /** False when only root could see it (the action's identity could not). */
+  visibleToActionUser: boolean;
+}
+
+interface Mount {
+  point: string;
+  fsType: string;
+}
+
+/** Mount points from /proc/self/mountinfo (octal escapes decoded). */
+export function parseMountinfo(text: string): Mount[] {
+  const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+  const out: Mount[] = [];
+  for (const line of text.split('\n')) {
+    const parts = line.split(' ');
+    const sep = parts.indexOf('-');
+    if (parts.length < 5 || sep < 0) continue;
+    out.push({ point: unescape(parts[4]!), fsType: parts[sep + 1] ?? '' });
+  }
+  return out;
+}
+
+function mountOf(path: string, mounts: Mount[]): { mount: boolean; fsType: string } {
+  let best: Mount | undefined;
+  for (const m of mounts) {
+    const under = m.point === '/' || path === m.point || path.startsWith(m.point + '/');
+    if (under && (!best || m.point.length >= best.point.length)) best = m;
+  }
+  return { mount: mounts.some((m) => m.point === path), fsType: best?.fsType ?? '' };
+}
+
+function pathInfo(rec: Map<string, string[]>, mounts: Mount[], path: string, visible: boolean): PathInfo | { denied: string } | undefined {
+  const one = (k: string) => rec.get(k)?.[0];
+  const denied = one('denied');
+  const exists = one('exists');
+  if (exists === undefined) return denied !== undefined ? { denied } : undefined;
+  const where = mountOf(path, mounts);
+  if (exists === '0') {
+    return { exists: false, type: 'none', owner: '', uid: -1, group: '', mode: '', size: 0, entries: 0, mount: false, fsType: where.fsType, writable: false, parentWritable: false, visibleToActionUser: visible };
+  }
+  const [mode = '', uid = '-1', owner = '', , group = '', size = '0'] = (one('stat') ?? '').split(':');
+  const info: PathInfo = {
+    exists: true,
+    type: one('type') ?? 'other',
+    owner: owner === 'UNKNOWN' ? uid : owner,
+    uid: Number(uid),
+    group,
+    mode,
+    size: Number(size) || 0,
+    entries: Number(one('entries') ?? 0) || 0,
+    mount: where.mount,
+    fsType: where.fsType,
+    writable: one('writable') === '1',
+    parentWritable: one('parentwritable') === '1',
+    visibleToActionUser: visible,
+  };
+  const link = one('link');
+  if (link !== undefined) info.linkTarget = link;
+  const points = one('points');
+  if (points !== undefined) info.pointsTo = points;
+  if (denied !== undefined && info.type === 'dir') return { denied };
+  return info;
+}
+
+/** Holds data: a non-empty regular file, or a directory with entries. */
+function holdsData(p: PathInfo): boolean {
+  return (p.type === 'file' && p.size > 0) || (p.type === 'dir' && p.entries > 0);
+}
+
+/**
+ * Turns the records of the first pass (as the action's identity) and, if one ran, the root pass
+ * into ProbeResults: one `path` per path, `would-overwrite` per destination, `glob` and
+ * `glob-count` per pattern, then `user`, `uid` and `free-disk`. Anything the script did not
+ * answer comes back ok:false with the reason.
+ */
+export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: ProbeRecords): ProbeResult[] {
+  const out: ProbeResult[] = [];
+  const mounts = parseMountinfo(first.get('-')?.get('mounts')?.[0] ?? '');
+  const infos = new Map<string, PathInfo>();
+  plan.paths.forEach((path, i) => {
+    let info = pathInfo(first.get(`p${i}`) ?? new Map(), mounts, path, true);
+    if ((!info || 'denied' in info) && rootPass?.has(`p${i}`)) info = pathInfo(rootPass.get(`p${i}`)!, mounts, path, false) ?? info;
+    if (info && !('denied' in info)) {
+      infos.set(path, info);
+      out.push({ probe: 'path', target: path, ok: true, value: info });
+    } else {
+      out.push({ probe: 'path', target: path, ok: false, error: info ? `permission denied at ${info.denied}` : 'no answer from the probe script' });
+    }
+  });
+  for (const d of plan.destinations) {
+    const info = infos.get(d.target);
+    if (!info) {
+      out.push({ probe: 'would-overwrite', target: d.target, ok: false, error: 'the destination could not be looked at' });
+      continue;
+    }
+    // an `into` target is replaced whenever it holds data; a named destination also counts when
+    // it is a directory with entries, since the command then lands inside it instead
+    out.push({ probe: 'would-overwrite', target: d.target, ok: true, value: info.exists && holdsData(info) });
+  }
+  plan.globs.forEach((g, i) => {
+    const rec = first.get(`g${i}`);
+    const count = rec?.get('count')?.[0];
+    if (count === undefined) {
+      out.push({ probe: 'glob', target: g, ok: false, error: 'no answer from the probe script' });
+      return;
+    }
+    out.push({ probe: 'glob', target: g, ok: true, value: rec?.get('match') ?? [] });
+    out.push({ probe: 'glob-count', target: g, ok: true, value: Number(count) });
+  });
+  for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
+  const who = first.get('-');
+  const user = who?.get('user')?.[0];
+  out.push(user ? { probe: 'user', target: '', ok: true, value: user } : { probe: 'user', target: '', ok: false, error: 'no answer from the probe script' });
+  const uid = who?.get('uid')?.[0];
+  if (uid !== undefined && /^\d+$/.test(uid)) out.push({ probe: 'uid', target: '', ok: true, value: Number(uid) });
+  // df -P: Filesystem 1024-blocks Used Available Capacity Mounted-on
+  const avail = (who?.get('df')?.[0] ?? '').trim().split(/\s+/)[3];
+  out.push(avail !== undefined && /^\d+$/.test(avail) ? { probe: 'free-disk', target: '/', ok: true, value: Number(avail) } : { probe: 'free-disk', target: '/', ok: false, error: 'df gave no answer' });
+  return out;
+}

@@ -1,0 +1,29 @@
+/**
+ * The real Docker-API engine for the sandbox tests: DOCKER_HOST or the default socket when one
+ * answers, else the private engine of scripts/docker-engine.sh, started here. No engine is a
+ * failure, never a skip.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DockerSandbox, sandboxStatus } from '../../../electron/engine/adapters/sandbox/index.js';
+
+const script = fileURLToPath(new URL('../../../scripts/docker-engine.sh', import.meta.url));
+
+/** Makes sure an engine answers (starting the private one if needed) and connects to it. */
+export async function connectTestEngine(): Promise<DockerSandbox> {
+  if (!(await sandboxStatus()).available) {
+    let out: string;
+    try {
+      out = execFileSync('bash', [script, 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    } catch (e) {
+      const err = e as { stderr?: string; message: string };
+      throw new Error(`the sandbox tests need a Docker engine and none could be started: ${err.stderr || err.message}`);
+    }
+    const host = /DOCKER_HOST=(\S+)/.exec(out)?.[1];
+    if (!host) throw new Error(`scripts/docker-engine.sh start printed no DOCKER_HOST: ${out}`);
+    process.env['DOCKER_HOST'] = host;
+  }
+  const sandbox = await DockerSandbox.connect();
+  await sandbox.prepare();
+  return sandbox;
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
+import { extractFacts } from '../../../electron/engine/core/facts/index.js';
+import { createEpisodeProber, parseProbeOutput, planProbes, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
+import { connectTestEngine } from './engine.js';
+
+const shell = (command: string, request = 'tidy up', context?: ActionRequest['context']): ActionRequest => ({
+  request,
+  action: { type: 'shell', command },
+  ...(context ? { context } : {}),
+});
+
+describe('sandbox probes', () => {
+  let sandbox: DockerSandbox;
+  beforeAll(async () => {
+    sandbox = await connectTestEngine();
+  });
+  afterAll(async () => {
+    await sandbox?.closeAll();
+  });
+
+  async function probeIn(setup: string, req: ActionRequest, user: 'root' | 'user' = 'user'): Promise<{ results: ProbeResult[]; episode: Episode }> {
+    const episode = await sandbox.openEpisode({ user, setup });
+    expect(episode.setup?.exitCode).toBe(0);
+    const results = await createEpisodeProber(episode).probe(extractFacts(req), req, new AbortController().signal);
+    return { results, episode };
+  }
+
+  async function probeOnce(setup: string, req: ActionRequest, user: 'root' | 'user' = 'user'): Promise<ProbeResult[]> {
+    const { results, episode } = await probeIn(setup, req, user);
+    await episode.close();
+    return results;
+  }
+
+  const pathValue = (results: ProbeResult[], target: string) => results.find((r) => r.probe === 'path' && r.target === target)?.value as PathInfo | undefined;
+
+  it('sees that `mv /good /hello` lands in a non-empty /hello, and not when /hello is absent', async () => {
+    const req = shell('mv /good /hello', 'rename the good folder to hello');
+    const crowded = probesToEnv(await probeOnce('mkdir -p /hello && echo data > /hello/f && mkdir -p /good', req));
+    expect(crowded.available).toBe(true);
+    expect(crowded.overwrites).toEqual(['/hello']);
+    expect(crowded.paths['/hello']).toMatchObject({ exists: true, type: 'dir', entries: 1, owner: 'root', mode: '755' });
+    expect(crowded.paths['/good']).toMatchObject({ exists: true, type: 'dir', entries: 0 });
+
+    const clear = probesToEnv(await probeOnce('mkdir -p /good', req));
+    expect(clear.available).toBe(true);
+    expect(clear.overwrites).toEqual([]);
+    expect(clear.paths['/hello']).toMatchObject({ exists: false, type: 'none' });
+  });
+
+  it('flags the DIR/name an mv into an existing directory would replace', async () => {
+    const req = shell('mv -t /dst /src');
+    const env = probesToEnv(await probeOnce('mkdir -p /src /dst/src && echo keep > /dst/src/keep && echo other > /dst/other', req));
+    expect(env.overwrites).toEqual(['/dst/src']);
+    const spared = probesToEnv(await probeOnce('mkdir -p /src /dst && echo other > /dst/other', req));
+    expect(spared.overwrites).toEqual([]);
+  });
+
+  it('counts a `>` redirect onto a file with data as an overwrite, but not `>>` or /dev/null', async () => {
+    const setup = 'echo hello > /etc/motd && : > /etc/empty';
+    expect(probesToEnv(await probeOnce(setup, shell('echo hi > /etc/motd'))).overwrites).toEqual(['/etc/motd']);
+    expect(probesToEnv(await probeOnce(setup, shell('echo hi >> /etc/motd'))).overwrites).toEqual([]);
+    expect(probesToEnv(await probeOnce(setup, shell('echo hi > /etc/empty'))).overwrites).toEqual([]);
+    expect(probesToEnv(await probeOnce(setup, shell('echo hi > /dev/null'))).overwrites).toEqual([]);
+  });
+
+  it('expands a glob to exactly what the shell would match, odd names included', async () => {
+    const setup = `mkdir -p /data && cd /data && touch a 'b c' "we'ird" .hidden '$(x)' && touch "$(printf 'new\\nline')" && ln -s /etc lnk && mkdir sub`;
+    const results = await probeOnce(setup, shell('rm -rf /data/*', 'clear the data folder'));
+    const env = probesToEnv(results);
+    expect([...env.globs['/data/*']!].sort()).toEqual(['/data/$(x)', '/data/a', '/data/b c', '/data/lnk', '/data/new\nline', '/data/sub', "/data/we'ird"].sort());
+    expect(results.find((r) => r.probe === 'glob-count')).toMatchObject({ target: '/data/*', ok: true, value: 7 });
+  });
+
+  it('lists at most 100 matches of a glob but counts them all', async () => {
+    const results = await probeOnce('mkdir -p /many && cd /many && i=0; while [ $i -lt 150 ]; do : > f$i; i=$((i+1)); done', shell('rm /many/f*'));
+    const glob = results.find((r) => r.probe === 'glob' && r.target === '/many/f*');
+    expect((glob?.value as string[]).length).toBe(100);
+    expect(results.find((r) => r.probe === 'glob-count')?.value).toBe(150);
+  });
+
+  it('treats hostile path names as names: nothing in them runs', async () => {
+    const cmd = `rm -rf '/h/$(touch /tmp/pwned1)' "/h/'; touch /tmp/pwned2; '" '/h/\`touch /tmp/pwned3\`' '/h/x"$(touch /tmp/pwned4)"' $'/h/two\\nlines'`;
+    const req = shell(cmd);
+    const facts = extractFacts(req);
+    expect(facts.effects.deletes.length).toBe(5);
+    const { results, episode } = await probeIn(`mkdir -p /h && touch "/h/$(printf 'two\\nlines')"`, req);
+    try {
+      const paths = results.filter((r) => r.probe === 'path');
+      expect(paths).toHaveLength(5);
+      expect(paths.every((r) => r.ok)).toBe(true);
+      expect(pathValue(results, '/h/two\nlines')).toMatchObject({ exists: true, type: 'file', size: 0 });
+      expect(paths.filter((r) => (r.value as PathInfo).exists)).toHaveLength(1);
+      const after = await episode.exec('ls -A /tmp', { user: 'root' });
+      expect(after.stdout).toBe('');
+    } finally {
+      await episode.close();
+    }
+  });
+
+  it('looks as the action identity and falls back to root only for what it cannot see', async () => {
+    const setup = 'mkdir -p /root/keys && echo k > /root/keys/id && mkdir -p /srv/pub && echo p > /srv/pub/x';
+    const asUser = await probeOnce(setup, shell('cat /root/keys/id /srv/pub/x'));
+    expect(asUser.find((r) => r.probe === 'user')?.value).toBe('user');
+    expect(pathValue(asUser, '/srv/pub/x')).toMatchObject({ exists: true, visibleToActionUser: true, owner: 'root', size: 2 });
+    expect(pathValue(asUser, '/root/keys/id')).toMatchObject({ exists: true, visibleToActionUser: false, size: 2 });
+    const asRoot = await probeOnce(setup, shell('cat /root/keys/id', 'show the key', { user: 'root' }), 'root');
+    expect(asRoot.find((r) => r.probe === 'user')?.value).toBe('root');
+    expect(pathValue(asRoot, '/root/keys/id')).toMatchObject({ exists: true, visibleToActionUser: true });
+  });
+
+  it('reports ownership, mode, links, mounts and free space', async () => {
+    const setup = 'echo s > /home/user/s && chown user:user /home/user/s && chmod 600 /home/user/s && ln -s /etc/passwd /home/user/pw';
+    const results = await probeOnce(setup, shell('chmod 644 ~/s; rm ~/pw; rm -rf /tmp'));
+    expect(pathValue(results, '/home/user/s')).toMatchObject({ exists: true, type: 'file', owner: 'user', uid: 1000, mode: '600', writable: true });
+    expect(pathValue(results, '/home/user/pw')).toMatchObject({ type: 'link', linkTarget: '/etc/passwd', pointsTo: 'file' });
+    expect(pathValue(results, '/tmp')).toMatchObject({ type: 'dir', mount: true, fsType: 'tmpfs', mode: '1777' });
+    const free = results.find((r) => r.probe === 'free-disk');
+    expect(free?.ok).toBe(true);
+    expect(free?.value).toBeGreaterThan(0);
+  });
+
+  it('never changes the environment it looks at', async () => {
+    const setup = 'mkdir -p /w/d && echo 1 > /w/f && touch -d 2020-01-01 /w/f /w/d /w';
+    const req = shell('mv /w/f /w/d; cp /w/d /w/e; echo x > /w/f; rm -rf /w/*');
+    const { episode } = await probeIn(setup, req);
+    try {
+      const snapshot = 'find /w /tmp /home/user | sort | while read -r p; do stat -c "%n %a %s %Y %X" "$p"; done';
+      const before = await episode.exec(snapshot, { user: 'root' });
+      await createEpisodeProber(episode).probe(extractFacts(req), req, new AbortController().signal);
+      const after = await episode.exec(snapshot, { user: 'root' });
+      expect(after.stdout).toBe(before.stdout);
+      // the setup's 2020 mtime survives (busybox touch keeps the time of day)
+      expect(before.stdout).toMatch(/\/w\/f 644 2 15778\d{5} /);
+    } finally {
+      await episode.close();
+    }
+  });
+
+  it('answers ok:false for every probe, and never throws, when the episode is gone', async () => {
+    const req = shell('mv /good /hello');
+    const episode = await sandbox.openEpisode({ user: 'user' });
+    await episode.close();
+    const results = await createEpisodeProber(episode).probe(extractFacts(req), req, new AbortController().signal);
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((r) => !r.ok && typeof r.error === 'string')).toBe(true);
+    expect(probesToEnv(results)).toMatchObject({ available: false, overwrites: [], user: '', freeKb: -1 });
+  });
+
+  it('reads probe output records whole, dropping a tail cut short instead of misreading it', () => {
+    const rec = (s: string, k: string, v: string) => `R\0${s}\0${k}\0${v}\0`;
+    const full = rec('p0', 'exists', '1') + rec('g0', 'match', '/a\nb') + rec('g0', 'match', "/c 'd'");
+    const torn = full + rec('p1', 'exists', '1').slice(0, 9);
+    const recs = parseProbeOutput(torn);
+    expect(recs.get('p0')?.get('exists')).toEqual(['1']);
+    expect(recs.get('g0')?.get('match')).toEqual(['/a\nb', "/c 'd'"]);
+    expect(recs.has('p1')).toBe(false);
+  });
+
+  it('skips paths the parser could not resolve instead of probing their literal text', () => {
+    const req = shell('rm -rf "$TARGET/cache"');
+    const plan = planProbes(extractFacts(req), req);
+    expect(plan.paths).toEqual([]);
+    expect(plan.skipped[0]).toMatchObject({ probe: 'path', error: expect.stringContaining('expansion') });
+  });
+
+  it('resolves relative destinations against the working directory and literal cd', () => {
+    const req = shell('cd /srv && mv -t out a "b c" && cp notes.txt ../backup/', 'move them', { cwd: '/home/user' });
+    const plan = planProbes(extractFacts(req), req);
+    expect(plan.destinations).toEqual(
+      expect.arrayContaining([
+        { target: '/srv/out/a', by: 'mv', kind: 'into' },
+        { target: '/srv/out/b c', by: 'mv', kind: 'into' },
+        { target: '/backup/notes.txt', by: 'cp', kind: 'into' },
+      ]),
+    );
+    expect(plan.destinations.some((d) => d.kind === 'dest')).toBe(false);
+  });
+});
