@@ -28,6 +28,18 @@ const configSchema = z
       .discriminatedUnion('kind', [
         z.object({ kind: z.literal('use-lite') }),
         z.object({ kind: z.literal('openai'), baseURL: z.string().url(), model: z.string(), apiKey: z.string().optional(), dim: z.number().int().positive() }),
+        z.object({
+          kind: z.literal('onnx-file'),
+          modelPath: z.string(),
+          vocabPath: z.string(),
+          dim: z.number().int().positive(),
+          output: z.string(),
+          input: z.union([
+            z.object({ kind: z.literal('sparse'), indices: z.string(), values: z.string() }),
+            z.object({ kind: z.literal('padded'), ids: z.string(), mask: z.string().optional(), typeIds: z.string().optional(), padId: z.number().int().optional() }),
+          ]),
+          maxTokens: z.number().int().positive().optional(),
+        }),
       ])
       .default({ kind: 'use-lite' }),
     llm: z.object({ baseURL: z.string().url(), model: z.string(), apiKey: z.string().optional(), timeoutMs: z.number().int().positive().optional() }).optional(),

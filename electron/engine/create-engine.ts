@@ -11,7 +11,7 @@ import { Engine, embeddingText, type EngineDeps } from './engine.js';
 import type { Clock, Embedder, Judge, Log, Prober, Projector } from './ports.js';
 import { SqliteStore } from './adapters/sqlite/sqlite-store.js';
 import { OnnxProjector } from './adapters/onnx/projector-onnx.js';
-import { createUseLiteEmbedder } from './adapters/embed/index.js';
+import { createEmbedder } from './adapters/embed/index.js';
 import { loadConfig, assetPath, type WardenConfig } from './config.js';
 import { loadBuiltinChecks } from './checks-file.js';
 import { extractFacts } from './core/facts/index.js';
@@ -140,7 +140,7 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
   const store = SqliteStore.open(storePath);
   if (store.report.message) log.warn(store.report.message);
   try {
-    const embedder = opts.embedder ?? (await createUseLiteEmbedder({ cacheDir: join(cfg.cacheDir, 'models'), log }));
+    const embedder = opts.embedder ?? (await createEmbedder(cfg.embedder, { cacheDir: join(cfg.cacheDir, 'models'), log }));
     const projector = opts.projector ?? (await OnnxProjector.load(projectorPath(cfg)));
     const deps: EngineDeps = {
       store,
