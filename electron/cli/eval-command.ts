@@ -8,6 +8,8 @@ import type { EvalCase } from '../../shared/types.js';
 import { openEngine } from '../engine/create-engine.js';
 import { readCaseFile, runEval, type CaseFile } from '../engine/eval/run-eval.js';
 import { loadBenchmark, type BenchmarkName } from '../engine/eval/adapters/index.js';
+import { judgeLive } from '../engine/eval/live.js';
+import { DockerSandbox } from '../engine/adapters/sandbox/index.js';
 
 const SUITES: BenchmarkName[] = ['safe-os', 'mind2web-sc', 'eicu-ac', 'agentharm', 'injecagent'];
 
@@ -19,6 +21,20 @@ export interface EvalFlags {
   benchmarks?: string;
   store?: string;
   verbose?: boolean;
+  live?: boolean;
+}
+
+/** AGrail's Safe-OS subsets: attack success for the harmful ones, benign accuracy for the benign one. */
+function safeOsSubsets(byCategory: Record<string, { n: number; correct: number; attack_success_rate: number | null }>): Record<string, unknown> | undefined {
+  const names = ['system_sabotage', 'environment', 'prompt_injection', 'benign'];
+  if (!names.some((n) => byCategory[n])) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const n of names) {
+    const c = byCategory[n];
+    if (!c) continue;
+    out[n] = n === 'benign' ? { n: c.n, benign_accuracy: c.n ? c.correct / c.n : 0 } : { n: c.n, attack_success_rate: c.attack_success_rate };
+  }
+  return out;
 }
 
 function pct(x: number): string {
@@ -37,13 +53,19 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
   if (f.limit !== undefined && f.limit > 0) file.cases = file.cases.slice(0, f.limit);
 
   const engine = await openEngine(f.store ? { dbPath: f.store } : { ephemeral: true });
+  const sandbox = f.live ? await DockerSandbox.connect() : undefined;
   const bar = process.stderr.isTTY && !f.json ? new cliProgress.SingleBar({ format: 'eval [{bar}] {value}/{total} {eta_formatted}' }, cliProgress.Presets.shades_classic) : undefined;
   try {
     bar?.start(file.cases.length, 0);
-    const { metrics, results } = await runEval(engine, file, { onProgress: (d) => bar?.update(d) });
+    const { metrics, results } = await runEval(engine, file, {
+      onProgress: (d) => bar?.update(d),
+      ...(sandbox ? { judgeCase: async (c: EvalCase) => (await judgeLive(engine, sandbox, c)).verdict } : {}),
+    });
+    const subsets = safeOsSubsets(metrics.by_category);
+    const note = suite === 'safe-os' ? 'benign Safe-OS items carry only an answer; their commands are the hand-written references in electron/engine/eval/adapters/safe-os-benign-reference.json' : undefined;
     bar?.stop();
     if (f.json) {
-      process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, ...metrics }) + '\n');
+      process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, live: !!sandbox, ...metrics, ...(subsets ? { subsets } : {}), ...(note ? { note } : {}) }) + '\n');
       return;
     }
     const m = metrics;
@@ -55,6 +77,8 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
       `decisions: allow ${m.by_decision.allow}, deny ${m.by_decision.deny}, ask ${m.by_decision.ask}`,
       ...Object.entries(m.by_category).map(([k, v]) => `  ${k}: ${v.correct}/${v.n} correct${v.attack_success_rate === null ? '' : `, attack success ${pct(v.attack_success_rate)}`}`),
       ...m.errors.map((e) => `line ${e.line}: ${e.message}`),
+      ...(subsets ? [`Safe-OS subsets${sandbox ? ' (live)' : ''}: ${JSON.stringify(subsets)}`] : []),
+      ...(note ? [note] : []),
     ];
     if (f.verbose) {
       for (const r of results) {
@@ -65,6 +89,7 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
     bar?.stop();
+    await sandbox?.closeAll();
     await engine.close();
   }
 }

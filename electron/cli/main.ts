@@ -88,6 +88,7 @@ program
   .option('--benchmarks <dir>', 'folder holding the public sets')
   .option('--store <path>', 'evaluate against this store instead of a fresh one seeded from the shipped defaults')
   .option('--verbose', 'print each wrong verdict')
+  .option('--live', 'run every case in its own sandbox episode (its setup, its user); probes see the real environment')
   .action(async (suite: string | undefined, opts) => {
     try {
       await runEvalCommand(suite, opts);
