@@ -3,6 +3,7 @@
  * import memories, review verdicts, run the benchmark.
  */
 import { Argument, Command } from 'commander';
+import cliProgress from 'cli-progress';
 import { readFileSync } from 'node:fs';
 import { toErrorInfo } from '../../shared/errors.js';
 import { parseJson } from '../../shared/validate.js';
@@ -175,6 +176,36 @@ review
     await withEngine(async (engine) => {
       process.stdout.write(JSON.stringify(await engine.revertDecision({ verdictId }), null, 2) + '\n');
     });
+  });
+
+const sandboxCmd = program.command('sandbox').description('the Docker OS sandbox');
+sandboxCmd
+  .command('status')
+  .description('say whether a Docker-API engine answers, and how to start one if not')
+  .action(async () => {
+    try {
+      const { sandboxStatus } = await import('../engine/adapters/sandbox/index.js');
+      const st = await sandboxStatus();
+      process.stdout.write(JSON.stringify(st, null, 2) + '\n');
+      if (!st.available) process.exitCode = 3;
+    } catch (e) {
+      fail(e);
+    }
+  });
+sandboxCmd
+  .command('prepare')
+  .description('build and import the sandbox base image (busybox, root and an ordinary user); reused when present')
+  .action(async () => {
+    try {
+      const { prepareSandboxImage } = await import('../engine/adapters/sandbox/index.js');
+      const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'image [{bar}] {phase}' }, cliProgress.Presets.shades_classic) : undefined;
+      bar?.start(1, 0, { phase: '' });
+      const image = await prepareSandboxImage({ onProgress: (p) => bar?.update(p.fraction, { phase: p.phase }) });
+      bar?.stop();
+      process.stdout.write(JSON.stringify(image, null, 2) + '\n');
+    } catch (e) {
+      fail(e);
+    }
   });
 
 program
