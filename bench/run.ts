@@ -8,6 +8,8 @@ import { quantile } from '../electron/engine/core/eval/metrics.js';
 import { embeddingText } from '../electron/engine/engine.js';
 import { extractFacts } from '../electron/engine/core/facts/index.js';
 import { benchRetrieval } from './retrieval.js';
+import { benchSandboxEpisode } from './sandbox-episode.js';
+import { toErrorInfo } from '../shared/errors.js';
 
 /** Options for one run. */
 export interface BenchOptions {
@@ -76,6 +78,13 @@ export async function runBench(opts: BenchOptions = {}): Promise<Record<string, 
     const concSeconds = (performance.now() - t) / 1000;
 
     const retrieval = await benchRetrieval(opts.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]);
+    // the sandbox needs a Docker-API engine; without one the figure says why instead
+    let sandbox_episode: unknown;
+    try {
+      sandbox_episode = await benchSandboxEpisode(opts.quick ? 5 : 20);
+    } catch (e) {
+      sandbox_episode = { unavailable: toErrorInfo(e).message };
+    }
     return {
       embed_ms: { p50: embedP50, p95: quantile(embedMs, 0.95) },
       verdict_ms: { p50: quantile(verdictMs, 0.5), p95: quantile(verdictMs, 0.95) },
@@ -85,6 +94,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<Record<string, 
       verdicts_per_second: count / seqSeconds,
       verdicts_per_second_4_in_flight: count / concSeconds,
       retrieval,
+      sandbox_episode,
     };
   } finally {
     await engine.close();
