@@ -1,30 +1,21 @@
 /**
  * Running the gated action itself in an episode, after an allow, and keeping its transcript.
  */
+import type { ExecResult } from './exec.js';
 import { randomUUID } from 'node:crypto';
 import { toErrorInfo } from '../../../../shared/errors.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { shQuote } from './probe-script.js';
 
 /** What the action did in the sandbox: stored with the verdict. */
-export interface Transcript {
+export interface Transcript extends ExecResult {
   command: string;
   user: SandboxUser;
-  stdout: string;
-  stderr: string;
-  /** Null when the command never finished or could not start. */
-  exitCode: number | null;
-  timedOut: boolean;
-  durationMs: number;
-  /** Output beyond the capture cap was dropped. */
-  truncated: boolean;
   /**
    * Processes still running in the episode once the command's own shell ended (background jobs,
    * a fork bomb's offspring, or what the setup started); absent when it could not be counted.
    */
   lingering?: number;
-  /** Why it could not run or finish normally. */
-  error?: string;
 }
 
 /** Options of one run. */
