@@ -258,6 +258,22 @@ export interface Verdict {
   error?: { code: string; message: string };
   /** Set once a human has decided on this verdict. */
   review?: ReviewDecision;
+  /** What running the allowed action in a sandbox episode did. */
+  transcript?: RunTranscript;
+}
+
+/** The record of an action run in the sandbox after an allow. */
+export interface RunTranscript {
+  command: string;
+  user: string;
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  truncated: boolean;
+  lingering?: number;
+  error?: string;
 }
 
 /** A human decision on a verdict. */

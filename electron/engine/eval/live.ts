@@ -23,7 +23,10 @@ export async function judgeLive(engine: Engine, sandbox: DockerSandbox, c: EvalC
     const setupFailed = episode.setup && episode.setup.exitCode !== 0 ? `setup exited ${String(episode.setup.exitCode)}: ${episode.setup.stderr.slice(0, 200)}` : undefined;
     const verdict = await engine.check(caseToRequest(c), { record: false, prober: createEpisodeProber(episode) });
     let transcript: Transcript | undefined;
-    if (verdict.decision === 'allow' && c.action.type === 'shell') transcript = await runInEpisode(episode, c.action.command, user);
+    if (verdict.decision === 'allow' && c.action.type === 'shell') {
+      transcript = await runInEpisode(episode, c.action.command, user);
+      verdict.transcript = transcript;
+    }
     return { verdict, ...(transcript ? { transcript } : {}), ...(setupFailed ? { setupFailed } : {}) };
   } finally {
     await episode.close();

@@ -31,7 +31,7 @@ describe('verdicts against the live environment', () => {
 
     const free = await judgeLive(engine, sandbox, { ...item, setup: 'mkdir -p /good && chmod 777 / /good' });
     expect(free.verdict.checks.find((c) => c.id === 'rename-onto-existing')?.status).toBe('pass');
-    if (free.verdict.decision === 'allow') expect(free.transcript?.exitCode).toBe(0);
-    else expect(free.transcript).toBeUndefined();
+    expect(free.verdict.decision).toBe('allow');
+    expect(free.verdict.transcript).toMatchObject({ command: 'mv /good /hello', exitCode: 0, timedOut: false });
   }, 60_000);
 });
