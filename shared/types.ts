@@ -262,18 +262,27 @@ export interface Verdict {
   transcript?: RunTranscript;
 }
 
-/** The record of an action run in the sandbox after an allow. */
-export interface RunTranscript {
-  command: string;
-  user: string;
+/** What one command did in a sandbox episode. */
+export interface CommandResult {
   stdout: string;
   stderr: string;
+  /** The exit status; null when the command never finished or the engine could not say. */
   exitCode: number | null;
+  /** The deadline passed before the command ended (its processes were then killed). */
   timedOut: boolean;
   durationMs: number;
+  /** Output beyond the capture cap was dropped. */
   truncated: boolean;
-  lingering?: number;
+  /** Why the command could not run or finish normally. */
   error?: string;
+}
+
+/** The record of an action run in the sandbox after an allow. */
+export interface RunTranscript extends CommandResult {
+  command: string;
+  user: string;
+  /** Processes still running once the command's own shell ended; absent when not counted. */
+  lingering?: number;
 }
 
 /** A human decision on a verdict. */

@@ -21,6 +21,17 @@ function fail(e: unknown): void {
   process.exitCode = 2;
 }
 
+/** Wraps a command's action so any failure is reported as JSON with exit code 2. */
+function guarded<A extends unknown[]>(fn: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      fail(e);
+    }
+  };
+}
+
 /** Opens the engine for one command, always closes it, and reports any failure. */
 async function withEngine(fn: (engine: Awaited<ReturnType<typeof openEngine>>) => Promise<void> | void): Promise<void> {
   try {
@@ -50,34 +61,32 @@ program
   .option('--agent <name>', 'agent name')
   .option('--full', 'print the whole verdict record (facts, checks, rules)')
   .option('--no-record', 'do not store the verdict')
-  .action(async (opts) => {
+  .action(
+    guarded(async (opts) => {
+    const input = opts.shell || opts.tool || opts.sql || opts.text ? buildRequestFromFlags(opts) : parseJson(await readStdin(), 'stdin');
+    const engine = await openEngine();
     try {
-      const input = opts.shell || opts.tool || opts.sql || opts.text ? buildRequestFromFlags(opts) : parseJson(await readStdin(), 'stdin');
-      const engine = await openEngine();
-      try {
-        const v = await engine.check(input, { record: opts.record !== false });
-        const out = opts.full
-          ? v
-          : {
-              id: v.id,
-              decision: v.decision,
-              path: v.path,
-              reason: v.reason,
-              scores: v.scores,
-              failed_checks: v.checks.filter((c) => c.status !== 'pass' && c.status !== 'skipped').map((c) => c.id),
-              rules: v.rules.slice(0, 3).map((r) => ({ leaf: r.leafId, similarity: Number(r.similarity.toFixed(3)), prohibition: r.rule.prohibition, exemption: r.rule.exemption })),
-              paraphrase: v.facts.paraphrase,
-              latency_ms: Number(v.latencyMs.toFixed(2)),
-              ...(v.error ? { error: v.error } : {}),
-            };
-        process.stdout.write(JSON.stringify(out, null, 2) + '\n');
-      } finally {
-        await engine.close();
-      }
-    } catch (e) {
-      fail(e);
+      const v = await engine.check(input, { record: opts.record !== false });
+      const out = opts.full
+        ? v
+        : {
+            id: v.id,
+            decision: v.decision,
+            path: v.path,
+            reason: v.reason,
+            scores: v.scores,
+            failed_checks: v.checks.filter((c) => c.status !== 'pass' && c.status !== 'skipped').map((c) => c.id),
+            rules: v.rules.slice(0, 3).map((r) => ({ leaf: r.leafId, similarity: Number(r.similarity.toFixed(3)), prohibition: r.rule.prohibition, exemption: r.rule.exemption })),
+            paraphrase: v.facts.paraphrase,
+            latency_ms: Number(v.latencyMs.toFixed(2)),
+            ...(v.error ? { error: v.error } : {}),
+          };
+      process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    } finally {
+      await engine.close();
     }
-  });
+    }),
+  );
 
 program
   .command('eval')
@@ -90,13 +99,11 @@ program
   .option('--store <path>', 'evaluate against this store instead of a fresh one seeded from the shipped defaults')
   .option('--verbose', 'print each wrong verdict')
   .option('--live', 'run every case in its own sandbox episode (its setup, its user); probes see the real environment')
-  .action(async (suite: string | undefined, opts) => {
-    try {
-      await runEvalCommand(suite, opts);
-    } catch (e) {
-      fail(e);
-    }
-  });
+  .action(
+    guarded(async (suite: string | undefined, opts) => {
+    await runEvalCommand(suite, opts);
+    }),
+  );
 
 program
   .command('train')
@@ -104,13 +111,11 @@ program
   .option('--out <file>', 'where to write the model (default: the data dir)')
   .option('--seed-only', 'train on the shipped seed examples only (how assets/models/projector.onnx is made)')
   .option('--epochs <n>', 'epochs', (v) => parseInt(v, 10))
-  .action(async (opts) => {
-    try {
-      await runTrainCommand(opts);
-    } catch (e) {
-      fail(e);
-    }
-  });
+  .action(
+    guarded(async (opts) => {
+    await runTrainCommand(opts);
+    }),
+  );
 
 const imp = program.command('import').description('import memories and rules');
 imp
@@ -182,31 +187,27 @@ const sandboxCmd = program.command('sandbox').description('the Docker OS sandbox
 sandboxCmd
   .command('status')
   .description('say whether a Docker-API engine answers, and how to start one if not')
-  .action(async () => {
-    try {
-      const { sandboxStatus } = await import('../engine/adapters/sandbox/index.js');
-      const st = await sandboxStatus();
-      process.stdout.write(JSON.stringify(st, null, 2) + '\n');
-      if (!st.available) process.exitCode = 3;
-    } catch (e) {
-      fail(e);
-    }
-  });
+  .action(
+    guarded(async () => {
+    const { sandboxStatus } = await import('../engine/adapters/sandbox/index.js');
+    const st = await sandboxStatus();
+    process.stdout.write(JSON.stringify(st, null, 2) + '\n');
+    if (!st.available) process.exitCode = 3;
+    }),
+  );
 sandboxCmd
   .command('prepare')
   .description('build and import the sandbox base image (busybox, root and an ordinary user); reused when present')
-  .action(async () => {
-    try {
-      const { prepareSandboxImage } = await import('../engine/adapters/sandbox/index.js');
-      const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'image [{bar}] {phase}' }, cliProgress.Presets.shades_classic) : undefined;
-      bar?.start(1, 0, { phase: '' });
-      const image = await prepareSandboxImage({ onProgress: (p) => bar?.update(p.fraction, { phase: p.phase }) });
-      bar?.stop();
-      process.stdout.write(JSON.stringify(image, null, 2) + '\n');
-    } catch (e) {
-      fail(e);
-    }
-  });
+  .action(
+    guarded(async () => {
+    const { prepareSandboxImage } = await import('../engine/adapters/sandbox/index.js');
+    const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'image [{bar}] {phase}' }, cliProgress.Presets.shades_classic) : undefined;
+    bar?.start(1, 0, { phase: '' });
+    const image = await prepareSandboxImage({ onProgress: (p) => bar?.update(p.fraction, { phase: p.phase }) });
+    bar?.stop();
+    process.stdout.write(JSON.stringify(image, null, 2) + '\n');
+    }),
+  );
 
 program
   .command('status')
@@ -236,13 +237,11 @@ program
   .command('bench')
   .description('measure verdict latency against the embedding call, throughput, and tree retrieval against brute force; prints JSON')
   .option('--quick', 'smaller sizes (for a smoke run)')
-  .action(async (opts) => {
-    try {
-      const { runBench } = await import('../../bench/run.js');
-      process.stdout.write(JSON.stringify(await runBench({ quick: !!opts.quick }), null, 2) + '\n');
-    } catch (e) {
-      fail(e);
-    }
-  });
+  .action(
+    guarded(async (opts) => {
+    const { runBench } = await import('../../bench/run.js');
+    process.stdout.write(JSON.stringify(await runBench({ quick: !!opts.quick }), null, 2) + '\n');
+    }),
+  );
 
 await program.parseAsync(process.argv);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { EvalCase, EvalMetrics, Verdict } from '../../../shared/types.js';
-import { toErrorInfo } from '../../../shared/errors.js';
+import { EngineError, toErrorInfo } from '../../../shared/errors.js';
 import { parseEvalCase } from '../../../shared/validate.js';
 import { computeMetrics, type Outcome } from '../core/eval/metrics.js';
 import type { Engine } from '../engine.js';
@@ -39,7 +39,13 @@ export function parseCaseLines(text: string): CaseFile {
 
 /** Reads a JSONL case file. */
 export function readCaseFile(path: string): CaseFile {
-  return parseCaseLines(readFileSync(path, 'utf8'));
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new EngineError('BAD_INPUT', `cannot read case file ${path}: ${(e as Error).message}`, 'cases');
+  }
+  return parseCaseLines(text);
 }
 
 /** The request the engine sees for one case. */

@@ -3,23 +3,12 @@
  * split apart, captured output capped, and a deadline. Killing what outlives its deadline is the
  * caller's job (it knows the container); this module only reports what happened.
  */
+import type { CommandResult } from '../../../../shared/types.js';
 import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 
-/** What one command did. */
-export interface ExecResult {
-  stdout: string;
-  stderr: string;
-  /** The command's exit status; null when it never finished or the engine could not say. */
-  exitCode: number | null;
-  /** True when the deadline passed before the command ended (its processes were then killed). */
-  timedOut: boolean;
-  durationMs: number;
-  /** True when output beyond the cap was dropped. */
-  truncated: boolean;
-  /** Why the command could not run or finish normally (engine failure, episode killed, aborted). */
-  error?: string;
-}
+/** What one command did (the shared shape, so a transcript can travel with a verdict). */
+export type ExecResult = CommandResult;
 
 /** Keeps the first `cap` bytes written to it and counts the rest, so a chatty command never blocks on a full pipe. */
 export class CappedSink extends Writable {

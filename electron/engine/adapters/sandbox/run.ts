@@ -1,22 +1,14 @@
 /**
  * Running the gated action itself in an episode, after an allow, and keeping its transcript.
  */
-import type { ExecResult } from './exec.js';
+import type { RunTranscript } from '../../../../shared/types.js';
 import { randomUUID } from 'node:crypto';
 import { toErrorInfo } from '../../../../shared/errors.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { shQuote } from './probe-script.js';
 
 /** What the action did in the sandbox: stored with the verdict. */
-export interface Transcript extends ExecResult {
-  command: string;
-  user: SandboxUser;
-  /**
-   * Processes still running in the episode once the command's own shell ended (background jobs,
-   * a fork bomb's offspring, or what the setup started); absent when it could not be counted.
-   */
-  lingering?: number;
-}
+export type Transcript = RunTranscript & { user: SandboxUser };
 
 /** Options of one run. */
 export interface RunOptions {
