@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Warden needs on a Debian machine: the system packages for the sandbox (a Docker
-# engine and busybox-static for the base image) when missing and we are root, then the npm
+# engine and busybox-static for the base image) and Chromium for the console's browser tests when missing and we are root, then the npm
 # dependencies exactly as locked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
 [ -x /bin/busybox ] || need+=(busybox-static)
+# the console's browser tests drive Debian's Chromium through playwright-core
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${need[*]}"
