@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { trainProjector, projectOne, rng, type TrainExample } from '../engine/core/projector/train.js';
 import { saveProjectorOnnx } from '../engine/adapters/onnx/projector-onnx.js';
+import { EngineError } from '../../shared/errors.js';
 import { embeddingText } from '../engine/engine.js';
 import { embedBatched, openEngine, readSeedCases } from '../engine/create-engine.js';
 import { assetPath, loadConfig } from '../engine/config.js';
@@ -21,7 +22,8 @@ export interface TrainFlags {
 /** Collects the examples, trains, validates and writes the model; prints a JSON report. */
 export async function runTrainCommand(f: TrainFlags): Promise<void> {
   const cfg = loadConfig();
-  const embedder = await createUseLiteEmbedder({ cacheDir: join(cfg.cacheDir, 'models') });
+  if (cfg.embedder.kind !== 'use-lite') throw new EngineError('BAD_INPUT', `the shipped projector is trained on the default encoder; config.json names ${cfg.embedder.kind}`, 'embedder');
+  const embedder = await createUseLiteEmbedder({ cacheDir: join(cfg.cacheDir, 'models'), ...(cfg.embedder.precision ? { precision: cfg.embedder.precision } : {}) });
   const seeds = readSeedCases();
   const texts = seeds.map((c) => {
     const req = { request: c.request, action: c.action, ...(c.context ? { context: c.context } : {}) };

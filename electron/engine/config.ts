@@ -26,7 +26,7 @@ const configSchema = z
     gate: gateSchema.default({}),
     embedder: z
       .discriminatedUnion('kind', [
-        z.object({ kind: z.literal('use-lite') }),
+        z.object({ kind: z.literal('use-lite'), precision: z.enum(['fp32', 'int8']).optional() }),
         z.object({ kind: z.literal('openai'), baseURL: z.string().url(), model: z.string(), apiKey: z.string().optional(), dim: z.number().int().positive() }),
         z.object({
           kind: z.literal('onnx-file'),

@@ -26,6 +26,7 @@ import { BenignIndex } from './core/benign-index.js';
 import { extractFacts } from './core/facts/index.js';
 import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory } from './core/checks/index.js';
 import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
+import { dot } from './core/tree/memory-tree.js';
 import { readSafeHarborFile } from './tree-import.js';
 
 /** Everything the engine needs, wired by create-engine.ts. */
@@ -486,12 +487,6 @@ export class Engine {
     await this.deps.projector.close?.();
     await this.deps.embedder.close?.();
   }
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 function appendClause(text: string, clause: string): string {

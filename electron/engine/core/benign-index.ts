@@ -5,6 +5,8 @@
  * reaches (tens of thousands).
  */
 
+import { dotAt } from './tree/memory-tree.js';
+
 /** One nearest-neighbour answer. */
 export interface BenignHit {
   id: string;
@@ -69,9 +71,7 @@ export class BenignIndex {
     let best = -Infinity;
     let bestI = 0;
     for (let i = 0; i < n; i++) {
-      let s = 0;
-      const o = i * dim;
-      for (let k = 0; k < dim; k++) s += data[o + k]! * x[k]!;
+      const s = dotAt(data, i * dim, x, dim);
       if (s > best) {
         best = s;
         bestI = i;

@@ -14,6 +14,7 @@ import type { Embedder } from '../../ports.js';
 import { EngineError } from '../../../../shared/errors.js';
 import type { TextTokenizer } from './sentencepiece.js';
 import { normalizeInPlace } from './vectors.js';
+import type { ModelSession } from './worker-session.js';
 
 /** How token ids are fed to the model. */
 export type OnnxInputLayout =
@@ -25,7 +26,7 @@ export interface OnnxEmbedderOptions {
   /** Stable id of the model (changes when the vectors would change). */
   id: string;
   dim: number;
-  session: ort.InferenceSession;
+  session: ModelSession;
   tokenizer: TextTokenizer;
   input: OnnxInputLayout;
   /** The output holding `[batch, dim]` sentence vectors or `[batch, length, dim]` token vectors (mean-pooled over the mask). */
@@ -47,7 +48,7 @@ const DEFAULT_CACHE = 512;
 export class OnnxEmbedder implements Embedder {
   readonly id: string;
   readonly dim: number;
-  private readonly session: ort.InferenceSession;
+  private readonly session: ModelSession;
   private readonly tokenizer: TextTokenizer;
   private readonly input: OnnxInputLayout;
   private readonly output: string;
@@ -57,6 +58,13 @@ export class OnnxEmbedder implements Embedder {
   private readonly emptyIds: number[];
   private readonly cache = new Map<string, Float32Array>();
   private closed = false;
+  /**
+   * Texts waiting for the model. Concurrent callers (an intake server under load) share model
+   * runs: while one batch runs, new texts queue up and go together in the next one, so each
+   * text costs a fraction of a lone run without any caller waiting for a timer.
+   */
+  private readonly queue: { ids: number[]; resolve: (v: Float32Array) => void; reject: (e: unknown) => void }[] = [];
+  private pumping = false;
 
   constructor(opts: OnnxEmbedderOptions) {
     this.id = opts.id;
@@ -106,16 +114,12 @@ export class OnnxEmbedder implements Embedder {
       firstOf.set(t, index);
       todo.push({ index, ids: this.tokenize(t) });
     });
-    if (todo.length > 1) todo.sort((a, b) => a.ids.length - b.ids.length);
-    for (let start = 0; start < todo.length; start += this.batchSize) {
-      const chunk = todo.slice(start, start + this.batchSize);
-      const rows = await this.runBatch(chunk.map((c) => c.ids));
-      chunk.forEach((c, k) => {
-        const v = rows[k]!;
-        this.remember(texts[c.index]!, v);
-        out[c.index] = v;
-      });
-    }
+    const rows = await Promise.all(todo.map((c) => this.enqueue(c.ids)));
+    todo.forEach((c, k) => {
+      const v = rows[k]!;
+      this.remember(texts[c.index]!, v);
+      out[c.index] = v;
+    });
     for (const [index, first] of dupes) out[index] = out[first]!.slice();
     return out as Float32Array[];
   }
@@ -125,6 +129,37 @@ export class OnnxEmbedder implements Embedder {
     this.closed = true;
     this.cache.clear();
     await this.session.release();
+  }
+
+  private enqueue(ids: number[]): Promise<Float32Array> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ids, resolve, reject });
+      if (!this.pumping) void this.pump();
+    });
+  }
+
+  /** Runs queued texts in batches until the queue is empty; one pump at a time. */
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      // let callers of the same tick join the first batch
+      await Promise.resolve();
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.batchSize);
+        if (this.closed) {
+          for (const b of batch) b.reject(new EngineError('EMBEDDER_FAILED', `embedder ${this.id} is closed`));
+          continue;
+        }
+        try {
+          const rows = await this.runBatch(batch.map((b) => b.ids));
+          batch.forEach((b, k) => b.resolve(rows[k]!));
+        } catch (e) {
+          for (const b of batch) b.reject(e);
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
   }
 
   private remember(text: string, v: Float32Array): void {
@@ -169,7 +204,7 @@ export class OnnxEmbedder implements Embedder {
 
   private async runBatch(batch: number[][]): Promise<Float32Array[]> {
     const { feeds, length } = this.feeds(batch);
-    let result: ort.InferenceSession.OnnxValueMapType;
+    let result: Awaited<ReturnType<ModelSession['run']>>;
     try {
       result = await this.session.run(feeds, [this.output]);
     } catch (e) {
