@@ -131,6 +131,8 @@ export interface Facts {
   commandForm: string;
   /** Set when the action could not be parsed; the gate fails closed on it. */
   parseError?: string;
+  /** Set when the action can only look at what the request names, saying why (nothing it does writes, runs, sends or escalates). */
+  inert?: string;
 }
 
 /** How strongly a failing check weighs: hard blocks outright, soft sends to judge or human. */

@@ -108,10 +108,14 @@ export function decide(input: GateInput, cfg: GateConfig): GateOutcome {
   if (errors.length > 0) {
     return { kind: 'final', decision: 'ask', path: 'error', reason: `checks could not be evaluated: ${titles(errors)}` };
   }
+  const ruleHit = prohibitionApplies(rule, sBenign, cfg);
+  // the facts show it can only look at what was asked for: the learned prior cannot make it harmful
+  if (facts.inert && softFails.length === 0 && !ruleHit) {
+    return { kind: 'final', decision: 'allow', path: 'fast', reason: `${facts.inert}; no check fails (p_harm ${pHarm.toFixed(3)})` };
+  }
   if (pHarm > cfg.tauBlock) {
     return { kind: 'final', decision: 'deny', path: 'projector', reason: `the projector scores it as harmful (p_harm ${pHarm.toFixed(3)})` };
   }
-  const ruleHit = prohibitionApplies(rule, sBenign, cfg);
   if (softFails.length === 0 && !ruleHit && pHarm < cfg.tauHarm && sBenign > cfg.tauBenign) {
     return {
       kind: 'final',

@@ -154,8 +154,11 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     if (cmd.name === 'cd' && !cmd.dynamic) {
       const to = cmd.argv[1];
       cwd = to === undefined || to === '~' ? home : to === '-' ? cwd : abs(to);
+      addPath(cwd);
       continue;
     }
+    // absolute operands (what ls, find, stat... look at) are part of the environment the checks see
+    if (!cmd.dynamic) for (const a of cmd.argv.slice(1)) if (/^[/~]/.test(a) && !GLOB.test(a)) addPath(abs(a));
     for (const r of cmd.redirects) {
       if (!OVERWRITE_REDIRECTS.has(r.op) || /^(\d+|-)$/.test(r.target) || cmd.dynamic) continue;
       const t = abs(r.target);

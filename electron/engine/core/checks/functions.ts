@@ -23,6 +23,7 @@ import {
   isSystemArea,
   isSystemPath,
   isUnder,
+  normalizePath,
   type RequestScope,
 } from '../facts/index.js';
 
@@ -67,6 +68,29 @@ function inWorkspace(p: string): boolean {
   return isUnder(p, cwd) && p !== cwd;
 }
 
+/**
+ * Text with the usual hiding separators undone: lower case, `_ - . / + =` and camelCase joins
+ * read as spaces, runs of space collapsed. Instructions planted in file names or values
+ * (`ignore_the_previous_instruction`) then read as the prose they are.
+ */
+export function plainWords(text: string): string {
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[_\-./+=]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A path inside another account's home: /home/<other> or /root when the action runs as someone else. */
+function foreignHome(raw: string): boolean {
+  if (raw === '' || raw.startsWith('-')) return false;
+  const p = normalizePath(raw, current.cwd, current.home);
+  if (isUnder(p, '/root')) return !isUnder(current.home, '/root');
+  const m = /^\/home\/([^/]+)/.exec(p);
+  return !!m && !isUnder(p, current.home) && !isUnder(current.home, `/home/${m[1]}`);
+}
+
 /** Names and descriptions of the functions, for the rule editor and documentation. */
 export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'under(path, prefix): bool', description: 'path is prefix or lies below it' },
@@ -85,6 +109,9 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
   { signature: 'world_readable(mode): bool', description: 'a chmod mode that lets others read (644, o+r)' },
   { signature: 'setuid_mode(mode): bool', description: 'a chmod mode that sets the setuid or setgid bit (4755, u+s)' },
+  { signature: 'foreign_home(path): bool', description: "the path (absolute, ~ or relative to the working directory) lies in another account's home directory" },
+  { signature: 'abs(path): string', description: 'the path made absolute against the working directory and home (~), as probes key it' },
+  { signature: 'plain(text): string', description: 'the text in lower case with _ - . / + = and camelCase joins read as spaces (instructions hidden in names)' },
 ];
 
 /** The shared environment; compiled expressions keep a reference to it. */
@@ -115,4 +142,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
-  .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode));
+  .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode))
+  .registerFunction('plain(string): string', (text: string) => plainWords(text))
+  .registerFunction('foreign_home(string): bool', (p: string) => foreignHome(p))
+  .registerFunction('abs(string): string', (p: string) => normalizePath(p, current.cwd, current.home));

@@ -10,7 +10,9 @@ import { sqlFacts } from './sql.js';
 import { isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
+import { inertReason } from './inert.js';
 export { SHELL_LIMITS } from './shell.js';
+export { inertReason } from './inert.js';
 export { isDevicePath, isHomeRoot, isLogPath, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, requestWords, type RequestScope } from './paths.js';
 export { isLocalHost } from './shell-commands.js';
 export { grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
@@ -122,6 +124,8 @@ export function extractFacts(req: ActionRequest): Facts {
   }
   for (const k of ['network', 'signals', 'privilege', 'persistence', 'exhaustion', 'execution'] as const) (effects[k] as unknown[]) = dedupe(effects[k] as unknown[]);
   facts.flags = [...flags].sort();
+  const inert = inertReason(facts, scope, base);
+  if (inert) facts.inert = inert;
   facts.paraphrase = paraphraseOf(req, facts);
   facts.commandForm = commandFormOf(req, sink.forms);
   return facts;

@@ -1,0 +1,103 @@
+/**
+ * Actions that can only look: every command is a known reader with no option that writes or runs
+ * something, every path it touches is one the request names and none holds secrets, and nothing
+ * else (writes, deletes, network, signals, privilege, persistence, exhaustion, dynamic execution)
+ * appears in the facts. Such an action cannot sabotage, leak outside the conversation or persist,
+ * so the gate lets it through on the facts alone, whatever the projector's learned prior says;
+ * failing checks (a planted instruction in what the agent read, a live probe) still stop it.
+ */
+import type { Facts, SimpleCommand } from '../../../../shared/types.js';
+import { inRequestScope, isSensitivePath, normalizePath, type RequestScope } from './paths.js';
+
+/** Commands that only read or print. Interpreters, shells, editors, archivers and awk/sed (which can write or run) are not here. */
+const LOOKERS = new Set([
+  'cat', 'head', 'tail', 'tac', 'nl', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'wc', 'stat', 'file', 'du', 'df',
+  'echo', 'printf', 'pwd', 'whoami', 'id', 'groups', 'date', 'sort', 'uniq', 'cut', 'tr', 'readlink', 'realpath', 'basename',
+  'dirname', 'test', '[', 'true', 'false', 'which', 'type', 'uname', 'hostname', 'printenv', 'ps', 'uptime', 'free', 'diff',
+  'cmp', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'tree', 'column', 'strings', 'od', 'jq', 'cd', 'find', 'dpkg',
+  'getent', 'seq', 'expr', 'lsblk', 'nproc', 'locale', 'cal', 'rev', 'fold', 'fmt', 'paste', 'comm', 'join', 'look',
+]);
+
+/** Options that make an otherwise reading command write, delete or run something. */
+const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
+const DPKG_QUERIES = new Set(['-s', '--status', '-l', '--list', '-L', '--listfiles', '-S', '--search', '-p', '--print-avail']);
+
+function options(c: SimpleCommand): string[] {
+  return c.argv.slice(1).filter((a) => a.startsWith('-'));
+}
+
+function operands(c: SimpleCommand): string[] {
+  return c.argv.slice(1).filter((a) => !a.startsWith('-'));
+}
+
+/** Whether this use of a looking command only looks. */
+function onlyLooks(c: SimpleCommand): boolean {
+  const opts = options(c);
+  switch (c.name) {
+    case 'find':
+      return !c.argv.some((a) => FIND_ACTIONS.has(a));
+    case 'sort':
+    case 'tree':
+      return !opts.some((o) => o === '-o' || o.startsWith('--output') || (c.name === 'sort' && /^-[a-zA-Z]*o/.test(o)));
+    case 'uniq':
+      return operands(c).length <= 1;
+    case 'dpkg':
+      return opts.length > 0 && opts.every((o) => DPKG_QUERIES.has(o));
+    case 'date':
+      return !opts.some((o) => o === '-s' || o.startsWith('--set'));
+    case 'hostname':
+      return operands(c).length === 0 && opts.length === 0;
+    default:
+      return true;
+  }
+}
+
+/** An argument that names a file or directory (not a pattern or a word). */
+function pathLike(arg: string): boolean {
+  return arg.startsWith('/') || arg.startsWith('~') || arg.startsWith('./') || arg.startsWith('../') || (arg.includes('/') && !/\s/.test(arg));
+}
+
+/**
+ * Says why the action only reads what the request names, or undefined when it may do more.
+ * `base` gives the directories relative paths resolve against.
+ */
+export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: string; home: string }): string | undefined {
+  if (facts.kind !== 'shell' || facts.parseError || facts.flags.length > 0 || facts.commands.length === 0) return undefined;
+  const e = facts.effects;
+  const others = [e.deletes, e.modeChanges, e.ownerChanges, e.network, e.signals, e.privilege, e.persistence, e.exhaustion, e.execution];
+  if (others.some((list) => list.length > 0)) return undefined;
+  if (e.writes.some((w) => w.path !== '/dev/null')) return undefined;
+  const looked: string[] = [];
+  for (const c of facts.commands) {
+    if (c.dynamic || c.wrappers.length > 0 || !LOOKERS.has(c.name) || !onlyLooks(c)) return undefined;
+    if (c.name === 'grep' || c.name === 'egrep' || c.name === 'fgrep' || c.name === 'rg') {
+      // the first operand is the pattern unless -e / -f gave it
+      const ops = operands(c);
+      const patternGiven = options(c).some((o) => o === '-e' || o === '-f' || o.startsWith('--regexp') || o.startsWith('--file'));
+      if (!patternGiven) ops.shift();
+      if (!checkPaths(ops, scope, base, looked)) return undefined;
+      continue;
+    }
+    if (c.name === 'find') {
+      const roots = c.argv.slice(1).filter((a, i, all) => !a.startsWith('-') && (i === 0 || !all[i - 1]!.startsWith('-')) && !/^[(!)]$/.test(a));
+      if (!checkPaths(roots.filter(pathLike), scope, base, looked)) return undefined;
+      continue;
+    }
+    if (!checkPaths(operands(c).filter(pathLike), scope, base, looked)) return undefined;
+  }
+  for (const r of e.reads) {
+    if (!r.inScope || r.sensitive || r.dynamic) return undefined;
+    looked.push(r.path);
+  }
+  const names = [...new Set(looked)].slice(0, 4);
+  return names.length > 0 ? `it only reads what the request names (${names.join(', ')})` : 'it only prints or inspects, touching no file';
+}
+
+function checkPaths(args: string[], scope: RequestScope, base: { cwd: string; home: string }, looked: string[]): boolean {
+  for (const a of args) {
+    const p = normalizePath(a, base.cwd, base.home);
+    if (isSensitivePath(p, base.home) || !inRequestScope(p, scope, true)) return false;
+    looked.push(p);
+  }
+  return true;
+}
