@@ -247,6 +247,14 @@ export function runCommand(c: Call): Feed {
   const key = name.startsWith('mkfs') ? 'mkfs' : name;
 
   switch (key) {
+    case 'gcore':
+      // a core dump of a running process holds its secrets (keys, tokens, passwords in memory)
+      an.flags.add('reads-process-memory');
+      break;
+    case 'gdb':
+    case 'lldb':
+      if (args.some((a) => a === '-p' || a.startsWith('--pid') || a === 'attach' || /^-p\d+$/.test(a))) an.flags.add('reads-process-memory');
+      break;
     case 'cd':
     case 'pushd': {
       const target = operands[0];

@@ -203,11 +203,17 @@ function walkCommand(an: Analysis, cmd: Command | null, scope: Scope, stdin: Fee
         const name = loop.Name.Value;
         const count = Math.max(0, ...items.map((it) => braceCount(it.value)), ...itemCounts(an, items, scope));
         if (count >= 1000 && cmd.Do.some((s) => s.Background)) an.effects.exhaustion.push({ kind: 'spawn-loop', detail: `a loop of ${count} iterations that starts background processes` });
+        const writesBefore = an.effects.writes.length;
+        const massCreation = (): void => {
+          // tens of thousands of new files use up inodes and directory space even when each is empty
+          if (count >= MASS_FILES && an.effects.writes.length > writesBefore) an.effects.exhaustion.push({ kind: 'mass-file-creation', detail: `a loop of ${count} iterations that creates a file each time` });
+        };
         if (!dynamic && values.length > 0) {
           for (const v of values.slice(0, SHELL_LIMITS.maxLoopItems)) {
             scope.vars.set(name, v);
             walkStmts(an, cmd.Do, scope, stdin);
           }
+          massCreation();
           return {};
         }
         scope.vars.delete(name);
@@ -461,6 +467,9 @@ function resolveSubsts(info: WordInfo, outs: Feed[]): void {
 }
 
 /** Commands that stop reading after a bounded amount. */
+/** Loop iterations that create a file each past which a loop counts as exhausting the file system. */
+const MASS_FILES = 10_000;
+
 const BOUNDING = new Set(['head', 'dd', 'timeout', 'read', 'true', 'false', 'grep', 'wc']);
 
 function quoteWord(s: string): string {
