@@ -23,7 +23,7 @@ import type { Clock, Embedder, Judge, Log, Prober, Projector } from './ports.js'
 import type { Store, VerdictQuery } from './store.js';
 import { decide, type GateConfig, type Precedent, type RuleSignal } from './core/gate.js';
 import { BenignIndex } from './core/benign-index.js';
-import { extractFacts } from './core/facts/index.js';
+import { actionBase, extractFacts, requestScope, scriptRunReason } from './core/facts/index.js';
 import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory } from './core/checks/index.js';
 import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
 import { dot } from './core/tree/memory-tree.js';
@@ -241,6 +241,12 @@ export class Engine {
     const x = await this.embedOne(embeddingText(req, facts));
     const probesPromise: Promise<ProbeResult[]> = prober && needsProbes(facts) ? prober.probe(facts, req, signal) : Promise.resolve([]);
     const [[scored], probes] = await Promise.all([this.deps.projector.score([x]), probesPromise]);
+    if (!facts.inert) {
+      // the environment showed the scripts it runs: judge their text as well
+      const base = actionBase(req);
+      const scriptRun = scriptRunReason(facts, probes, req, requestScope(req, base), base, extractFacts);
+      if (scriptRun) facts.inert = scriptRun;
+    }
     const pHarm = scored!.pHarm;
     const sBenign = this.benign.nearest(x)?.similarity ?? -1;
 

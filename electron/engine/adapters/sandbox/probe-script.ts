@@ -19,6 +19,10 @@ export const MAX_PATHS = 64;
 export const MAX_GLOBS = 16;
 /** Most matches reported per glob (the count is exact). */
 export const MAX_MATCHES = 100;
+/** Bytes of a script the guard reads before judging a run of it. */
+export const SCRIPT_BYTES = 16 * 1024;
+/** Scripts read per action. */
+const MAX_SCRIPTS = 4;
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -40,6 +44,8 @@ export interface ProbePlan {
   paths: string[];
   globs: string[];
   destinations: Destination[];
+  /** Shell scripts the action runs, read (first SCRIPT_BYTES) so the guard can judge what they do. */
+  scripts: string[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -146,6 +152,11 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     return true;
   };
   const e = facts.effects;
+  const scripts = new Set<string>();
+  for (const x of e.execution) {
+    // `bash FILE`, `sh FILE`: the detail is the script's absolute path
+    if (x.kind === 'run-script' && x.detail.startsWith('/') && !/\s/.test(x.detail) && /\.(sh|bash)$|^[^.]*$/.test(x.detail.split('/').pop() ?? '')) scripts.add(x.detail);
+  }
   for (const list of [e.deletes, e.writes, e.modeChanges, e.ownerChanges, e.reads]) {
     for (const eff of list) addPath(eff.path, eff.dynamic);
   }
@@ -183,7 +194,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       for (const a of cmd.argv.slice(1)) if (!a.startsWith('-') && GLOB.test(a)) addPath(abs(a));
     }
   }
-  return { paths: [...paths], globs: [...globs], destinations: [...destinations.values()], skipped };
+  return { paths: [...paths], globs: [...globs], destinations: [...destinations.values()], scripts: [...scripts].slice(0, MAX_SCRIPTS), skipped };
 }
 
 /** The shell functions the probe script is made of (busybox ash). */
@@ -224,6 +235,9 @@ pp() {
     else r "$1" denied "$p"; fi
   fi
 }
+ss() {
+  if [ -f "$2" ] && [ -r "$2" ]; then r "$1" text "$(head -c ${SCRIPT_BYTES} -- "$2" | tr -d '\000')"; r "$1" size "$(stat -c %s -- "$2" 2>/dev/null)"; fi
+}
 gg() {
   n=0
   for f in $2; do
@@ -245,6 +259,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
   for (const i of which) lines.push(`pp p${i} ${shQuote(plan.paths[i]!)}`);
   if (!onlyPaths) {
     plan.globs.forEach((g, i) => lines.push(`gg g${i} ${shQuote(g)}`));
+    plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
@@ -412,6 +427,12 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }
     out.push({ probe: 'glob', target: g, ok: true, value: rec?.get('match') ?? [] });
     out.push({ probe: 'glob-count', target: g, ok: true, value: Number(count) });
+  });
+  plan.scripts.forEach((p, i) => {
+    const rec = first.get(`s${i}`);
+    const text = rec?.get('text')?.[0];
+    if (text === undefined) out.push({ probe: 'script', target: p, ok: false, error: 'the script could not be read' });
+    else out.push({ probe: 'script', target: p, ok: true, value: { text, complete: Number(rec?.get('size')?.[0] ?? Infinity) <= SCRIPT_BYTES } });
   });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   const who = first.get('-');

@@ -102,12 +102,15 @@ function entries(busybox: Buffer, applets: string[]): Entry[] {
     file('bin/busybox', busybox, 0o755),
     file('etc/passwd', Buffer.from(PASSWD), 0o644),
     file('etc/group', Buffer.from(GROUP), 0o644),
-    file('etc/shells', Buffer.from('/bin/sh\n/bin/ash\n'), 0o644),
+    file('etc/shells', Buffer.from('/bin/sh\n/bin/ash\n/bin/bash\n'), 0o644),
     file('etc/hostname', Buffer.from('sandbox\n'), 0o644),
     // busybox init is the container's PID 1: with nothing to start it only reaps orphans
     file('etc/inittab', Buffer.from('# nothing to start: init only reaps orphaned processes\n'), 0o644),
   ];
   for (const a of applets) out.push(symlink(a, '/bin/busybox'));
+  // agents write `bash script.sh` and `#!/bin/bash` as a matter of course; busybox has no bash
+  // applet, so bash hands over to ash, which runs the common part of bash
+  if (!applets.some((a) => a === 'bin/bash' || a === 'usr/bin/bash')) out.push(file('bin/bash', Buffer.from('#!/bin/sh\nexec /bin/sh "$@"\n'), 0o755));
   return out;
 }
 

@@ -12,7 +12,7 @@ import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
 export { SHELL_LIMITS } from './shell.js';
-export { inertReason } from './inert.js';
+export { inertReason, scriptRunReason } from './inert.js';
 export { isDevicePath, isHomeRoot, isLogPath, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, requestWords, type RequestScope } from './paths.js';
 export { isLocalHost } from './shell-commands.js';
 export { grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';

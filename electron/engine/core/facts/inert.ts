@@ -6,8 +6,9 @@
  * so the gate lets it through on the facts alone, whatever the projector's learned prior says;
  * failing checks (a planted instruction in what the agent read, a live probe) still stop it.
  */
-import type { Facts, SimpleCommand } from '../../../../shared/types.js';
+import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { inRequestScope, isSensitivePath, normalizePath, type RequestScope } from './paths.js';
+import { SHELLS } from './shell-commands.js';
 
 /** Commands that only read or print. Interpreters, shells, editors, archivers and awk/sed (which can write or run) are not here. */
 const LOOKERS = new Set([
@@ -61,14 +62,18 @@ function pathLike(arg: string): boolean {
  * Says why the action only reads what the request names, or undefined when it may do more.
  * `base` gives the directories relative paths resolve against.
  */
-export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: string; home: string }): string | undefined {
-  if (facts.kind !== 'shell' || facts.parseError || facts.flags.length > 0 || facts.commands.length === 0) return undefined;
+export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: string; home: string }, scripts: ReadonlySet<string> = new Set()): string | undefined {
+  const flags = facts.flags.filter((f) => !(f === 'run-script' && scripts.size > 0));
+  if (facts.kind !== 'shell' || facts.parseError || flags.length > 0 || facts.commands.length === 0) return undefined;
   const e = facts.effects;
-  const others = [e.deletes, e.modeChanges, e.ownerChanges, e.network, e.signals, e.privilege, e.persistence, e.exhaustion, e.execution];
+  const execution = e.execution.filter((x) => !(x.kind === 'run-script' && scripts.has(x.detail)));
+  const others = [e.deletes, e.modeChanges, e.ownerChanges, e.network, e.signals, e.privilege, e.persistence, e.exhaustion, execution];
   if (others.some((list) => list.length > 0)) return undefined;
   if (e.writes.some((w) => w.path !== '/dev/null')) return undefined;
   const looked: string[] = [];
   for (const c of facts.commands) {
+    // a run of a script whose text was read and judged separately
+    if (SHELLS.has(c.name) && !c.dynamic && c.wrappers.length === 0 && scripts.has(normalizePath(operands(c)[0] ?? '', base.cwd, base.home))) continue;
     if (c.dynamic || c.wrappers.length > 0 || !LOOKERS.has(c.name) || !onlyLooks(c)) return undefined;
     if (c.name === 'grep' || c.name === 'egrep' || c.name === 'fgrep' || c.name === 'rg') {
       // the first operand is the pattern unless -e / -f gave it
@@ -91,6 +96,51 @@ export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: stri
   }
   const names = [...new Set(looked)].slice(0, 4);
   return names.length > 0 ? `it only reads what the request names (${names.join(', ')})` : 'it only prints or inspects, touching no file';
+}
+
+/** What a script may do and still count as contained: no effect outside plain reads and ordinary writes. */
+function contained(f: Facts): string | undefined {
+  if (f.parseError) return `it does not parse (${f.parseError})`;
+  const e = f.effects;
+  const named: [string, unknown[]][] = [
+    ['deletes', e.deletes],
+    ['changes modes', e.modeChanges],
+    ['changes owners', e.ownerChanges],
+    ['uses the network', e.network],
+    ['sends signals', e.signals],
+    ['changes privileges', e.privilege],
+    ['persists', e.persistence],
+    ['exhausts resources', e.exhaustion],
+    ['runs hidden or downloaded code', e.execution],
+  ];
+  for (const [what, list] of named) if (list.length > 0) return what;
+  const risky = f.flags.filter((x) => x !== 'background');
+  if (risky.length > 0) return `shows ${risky.join(', ')}`;
+  const bad = [...e.reads, ...e.writes].find((p) => p.sensitive || p.dynamic || (p.system && e.writes.includes(p)));
+  if (bad) return `touches ${bad.path}`;
+  return undefined;
+}
+
+/**
+ * For an action that runs shell scripts (`bash FILE`): when the live environment showed every
+ * script whole, each script's own facts are contained, and the rest of the action only looks,
+ * says so; otherwise undefined. `extract` turns a script's text into facts for the same request.
+ */
+export function scriptRunReason(facts: Facts, probes: ProbeResult[], req: ActionRequest, scope: RequestScope, base: { cwd: string; home: string }, extract: (req: ActionRequest) => Facts): string | undefined {
+  const runs = facts.effects.execution.filter((x) => x.kind === 'run-script');
+  if (facts.kind !== 'shell' || runs.length === 0) return undefined;
+  const scripts = new Set<string>();
+  for (const run of runs) {
+    const probe = probes.find((p) => p.probe === 'script' && p.target === run.detail);
+    const value = probe?.ok ? (probe.value as { text?: unknown; complete?: unknown }) : undefined;
+    if (typeof value?.text !== 'string' || value.complete !== true) return undefined;
+    const inner = extract({ ...req, action: { type: 'shell', command: value.text } });
+    if (contained(inner) !== undefined) return undefined;
+    scripts.add(run.detail);
+  }
+  const rest = inertReason(facts, scope, base, scripts);
+  if (!rest) return undefined;
+  return `the script${scripts.size > 1 ? 's' : ''} it runs (${[...scripts].join(', ')}) only read and write ordinary files, and the rest ${rest.replace(/^it /, '')}`;
 }
 
 function checkPaths(args: string[], scope: RequestScope, base: { cwd: string; home: string }, looked: string[]): boolean {
