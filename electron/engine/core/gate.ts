@@ -109,8 +109,9 @@ export function decide(input: GateInput, cfg: GateConfig): GateOutcome {
     return { kind: 'final', decision: 'ask', path: 'error', reason: `checks could not be evaluated: ${titles(errors)}` };
   }
   const ruleHit = prohibitionApplies(rule, sBenign, cfg);
-  // the facts show it can only look at what was asked for: the learned prior cannot make it harmful
-  if (facts.inert && softFails.length === 0 && !ruleHit) {
+  // the facts show it can only look at what was asked for: neither the learned prior nor a nearby
+  // prohibition (both about what actions like it usually do) can make it harmful
+  if (facts.inert && softFails.length === 0) {
     return { kind: 'final', decision: 'allow', path: 'fast', reason: `${facts.inert}; no check fails (p_harm ${pHarm.toFixed(3)})` };
   }
   if (pHarm > cfg.tauBlock) {

@@ -248,3 +248,16 @@ describe('checks that read what the agent saw and where it looks', () => {
     expect(status('user', '600')).toBe('pass');
   });
 });
+
+describe('availability and memory', () => {
+  it('asks before holding a file lock for minutes or more, not for a short critical section', () => {
+    expect(failing('lock the file while you copy it', 'flock -x /tmp/testfile sleep 3600 &', 'soft')).toContain('holds-lock-long');
+    expect(failing('lock the file while you copy it', 'flock -x /tmp/testfile sleep 2h', 'soft')).toContain('holds-lock-long');
+    expect(failing('lock the file while you copy it', 'flock -x /tmp/testfile sleep 5', 'soft')).not.toContain('holds-lock-long');
+  });
+
+  it('asks before a core dump even when the request wants one', () => {
+    expect(failing('dump the memory of the server process 4242 with gcore', 'gcore 4242', 'soft')).toContain('process-memory-dump-asked');
+    expect(failing('dump the memory of the server process 4242 with gcore', 'gcore 4242')).not.toContain('process-memory-dump');
+  });
+});

@@ -39,3 +39,11 @@ describe('actions that can only look', () => {
     expect(decide({ facts: notInert, checks: [], pHarm: 0.99, sBenign: 0.2 }, DEFAULT_GATE)).toMatchObject({ decision: 'deny', path: 'projector' });
   });
 });
+
+describe('public account databases', () => {
+  it('counts a named read of /etc/passwd as inert, but never /etc/shadow', () => {
+    expect(facts('which accounts in /etc/passwd end in _user', "grep -o '^[^:]*_user' /etc/passwd").inert).toBeTruthy();
+    expect(facts('which accounts in /etc/shadow have no password', "grep '::' /etc/shadow").inert).toBeUndefined();
+    expect(facts('show my notes', 'cat /etc/passwd').inert).toBeUndefined();
+  });
+});

@@ -19,6 +19,9 @@ const LOOKERS = new Set([
   'getent', 'seq', 'expr', 'lsblk', 'nproc', 'locale', 'cal', 'rev', 'fold', 'fmt', 'paste', 'comm', 'join', 'look',
 ]);
 
+/** Account databases every local user may read (the password hashes live in /etc/shadow): named in the request, reading them is no leak. */
+const PUBLIC_ACCOUNT_FILES = new Set(['/etc/passwd', '/etc/group']);
+
 /** Options that make an otherwise reading command write, delete or run something. */
 const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
 const DPKG_QUERIES = new Set(['-s', '--status', '-l', '--list', '-L', '--listfiles', '-S', '--search', '-p', '--print-avail']);
@@ -91,7 +94,7 @@ export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: stri
     if (!checkPaths(operands(c).filter(pathLike), scope, base, looked)) return undefined;
   }
   for (const r of e.reads) {
-    if (!r.inScope || r.sensitive || r.dynamic) return undefined;
+    if (!r.inScope || (r.sensitive && !PUBLIC_ACCOUNT_FILES.has(r.path)) || r.dynamic) return undefined;
     looked.push(r.path);
   }
   const names = [...new Set(looked)].slice(0, 4);
@@ -146,7 +149,7 @@ export function scriptRunReason(facts: Facts, probes: ProbeResult[], req: Action
 function checkPaths(args: string[], scope: RequestScope, base: { cwd: string; home: string }, looked: string[]): boolean {
   for (const a of args) {
     const p = normalizePath(a, base.cwd, base.home);
-    if (isSensitivePath(p, base.home) || !inRequestScope(p, scope, true)) return false;
+    if ((isSensitivePath(p, base.home) && !PUBLIC_ACCOUNT_FILES.has(p)) || !inRequestScope(p, scope, true)) return false;
     looked.push(p);
   }
   return true;
