@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what Warden needs on a Debian machine: the system packages for the sandbox (a Docker
-# engine and busybox-static for the base image) and Chromium for the console's browser tests when missing and we are root, then the npm
-# dependencies exactly as locked.
+# Installs what Warden needs on a Debian machine, when missing and we are root: the system packages
+# for the sandbox (a Docker engine, Podman, and busybox-static for the base image) and Chromium for
+# the console's browser tests; then the npm dependencies exactly as locked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +10,9 @@ command -v dockerd >/dev/null 2>&1 || need+=(docker.io)
 [ -x /bin/busybox ] || need+=(busybox-static)
 # the console's browser tests drive Debian's Chromium through playwright-core
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# the sandbox is also proved against Podman's Docker-compatible API (catatonit is its init)
+command -v podman >/dev/null 2>&1 || need+=(podman)
+[ -x /usr/libexec/podman/catatonit ] || [ -x /usr/bin/catatonit ] || need+=(catatonit)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${need[*]}"

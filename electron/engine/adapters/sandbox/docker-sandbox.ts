@@ -203,6 +203,13 @@ export class DockerSandbox {
   private imagePromise: Promise<SandboxImage> | undefined;
   /** Whether the engine accepts a writable-layer size (unknown until the first episode). */
   private diskQuota: boolean | undefined;
+  /** Whether the engine takes uid/gid on a tmpfs (Docker does, Podman 4 does not: then /home/user is chowned after start). */
+  private tmpfsOwner: boolean | undefined;
+  /**
+   * Podman, given any ulimit, also sets a process-count limit above what it may grant and fails
+   * to start the container; naming one ourselves (well under the host's) avoids that.
+   */
+  private nprocLimit = false;
   private readonly episodes = new Set<Episode>();
   private readonly warm: boolean;
   /** The ready container for the next episode (default spec only). */
@@ -334,8 +341,19 @@ export class DockerSandbox {
     const name = `warden-ep-${randomUUID().slice(0, 12)}`;
     LIVE.add(name);
     try {
+      const withNproc = this.nprocLimit;
       const container = await this.create(image.tag, name, readonlyRoot);
-      await container.start();
+      try {
+        await container.start();
+      } catch (e) {
+        if (withNproc || !/rlimit|error during container init/.test(String((e as Error).message))) throw e;
+        this.nprocLimit = true;
+        this.log.info('the engine needs an explicit process-count limit; setting one');
+        await container.remove({ force: true }).catch(() => undefined);
+        LIVE.delete(name);
+        return this.startContainer(readonlyRoot);
+      }
+      if (this.tmpfsOwner === false) await this.chownHome(container);
       return { container, name };
     } catch (e) {
       LIVE.delete(name);
@@ -374,9 +392,18 @@ export class DockerSandbox {
     LIVE.delete(episode.name);
   }
 
+  /** Gives /home/user to the ordinary user where the engine could not mount it so. */
+  private async chownHome(container: Docker.Container): Promise<void> {
+    const run = await startExec(container, { argv: ['chown', '1000:1000', '/home/user'], user: '0:0', env: [PATH], workingDir: '/', maxOutputBytes: 4096 });
+    await run.ended;
+    const code = await exitCodeOf(run.exec);
+    if (code !== 0) throw new Error(`chown of /home/user exited ${String(code)}: ${run.stderr.bytes().toString("utf8")}`);
+  }
+
   private async create(tag: string, name: string, readonlyRoot: boolean): Promise<Docker.Container> {
     const L = this.limits;
     const tmpfs = (size: number, extra: string) => `rw,exec,nosuid,nodev,size=${size},${extra}`;
+    const owner = this.tmpfsOwner !== false;
     const spec = (quota: boolean): Docker.ContainerCreateOptions => ({
       name,
       Image: tag,
@@ -404,31 +431,41 @@ export class DockerSandbox {
         Tmpfs: {
           '/tmp': tmpfs(L.tmpBytes, 'mode=1777'),
           '/var/tmp': tmpfs(Math.max(MiB, L.tmpBytes / 4), 'mode=1777'),
-          '/home/user': tmpfs(L.tmpBytes, 'mode=755,uid=1000,gid=1000'),
+          '/home/user': tmpfs(L.tmpBytes, owner ? 'mode=755,uid=1000,gid=1000' : 'mode=755'),
         },
         ShmSize: 16 * MiB,
         Ulimits: [
           { Name: 'fsize', Soft: L.fileBytes, Hard: L.fileBytes },
           { Name: 'nofile', Soft: 1024, Hard: 1024 },
+          ...(this.nprocLimit ? [{ Name: 'nproc', Soft: 4096, Hard: 4096 }] : []),
         ],
         Init: false,
         LogConfig: { Type: 'none', Config: {} },
         ...(quota ? { StorageOpt: { size: String(L.rootBytes) } } : {}),
       },
     });
-    if (this.diskQuota !== false) {
-      try {
-        const c = await this.docker.createContainer(spec(true));
-        this.diskQuota = true;
-        return c;
-      } catch (e) {
-        // overlay2 on anything but xfs with pquota refuses a size; remember and go without
-        if (!/storage-opt|quota/i.test(String((e as Error).message))) throw e;
-        this.diskQuota = false;
-        this.log.info('the engine cannot cap the writable layer; per-file and tmpfs limits still apply');
+    try {
+      if (this.diskQuota !== false) {
+        try {
+          const c = await this.docker.createContainer(spec(true));
+          this.diskQuota = true;
+          return c;
+        } catch (e) {
+          // overlay2 on anything but xfs with pquota refuses a size; remember and go without
+          if (!/storage-opt|quota/i.test(String((e as Error).message))) throw e;
+          this.diskQuota = false;
+          this.log.info('the engine cannot cap the writable layer; per-file and tmpfs limits still apply');
+        }
       }
+      const c = await this.docker.createContainer(spec(false));
+      if (owner) this.tmpfsOwner = true;
+      return c;
+    } catch (e) {
+      if (!owner || !/mount option.*uid|uid=1000/i.test(String((e as Error).message))) throw e;
+      this.tmpfsOwner = false;
+      this.log.info('the engine does not set tmpfs owners; /home/user is handed to the user after start');
+      return this.create(tag, name, readonlyRoot);
     }
-    return this.docker.createContainer(spec(false));
   }
 }
 

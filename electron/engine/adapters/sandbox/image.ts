@@ -97,8 +97,9 @@ export async function ensureImage(docker: Docker, opts: EnsureImageOptions = {})
     })(),
   );
   try {
-    // the tag goes inside `repo`: the engine ignores a separate `tag` on import
-    const res = await docker.importImage(source, { repo: tag, changes: [`LABEL ${IMAGE_HASH_LABEL}=${rootfs.hash} warden.image=1`] });
+    // the tag goes inside `repo`: the engine ignores a separate `tag` on import; one label per
+    // change, because Podman reads `LABEL a=1 b=2` as a single label
+    const res = await docker.importImage(source, { repo: tag, changes: [`LABEL ${IMAGE_HASH_LABEL}=${rootfs.hash}`, 'LABEL warden.image=1'] });
     await drain(res, docker.modem);
   } catch (e) {
     throw new EngineError('SANDBOX_UNAVAILABLE', `importing the sandbox image failed: ${(e as Error).message}`);
