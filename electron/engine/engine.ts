@@ -238,15 +238,25 @@ export class Engine {
 
   private async judgeFacts(id: string, req: ActionRequest, facts: Facts, prober: Prober | undefined, signal: AbortSignal): Promise<Verdict> {
     const { gate } = this.deps;
-    const x = await this.embedOne(embeddingText(req, facts));
-    const probesPromise: Promise<ProbeResult[]> = prober && needsProbes(facts) ? prober.probe(facts, req, signal) : Promise.resolve([]);
-    const [[scored], probes] = await Promise.all([this.deps.projector.score([x]), probesPromise]);
+    // the encoder works in its own thread; meanwhile the probes run and every check that needs
+    // neither the vector nor retrieval is evaluated
+    const xPromise = this.embedOne(embeddingText(req, facts));
+    xPromise.catch(() => undefined);
+    const probes: ProbeResult[] = prober && needsProbes(facts) ? await prober.probe(facts, req, signal) : [];
     if (!facts.inert) {
       // the environment showed the scripts it runs: judge their text as well
       const base = actionBase(req);
       const scriptRun = scriptRunReason(facts, probes, req, requestScope(req, base), base, extractFacts);
       if (scriptRun) facts.inert = scriptRun;
     }
+    const env = { facts, request: req, context: req.context ?? {}, probes };
+    const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved');
+    const generalResults = runChecks(
+      general.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),
+      env,
+    );
+    const x = await xPromise;
+    const [scored] = await this.deps.projector.score([x]);
     const pHarm = scored!.pHarm;
     const sBenign = this.benign.nearest(x)?.similarity ?? -1;
 
@@ -277,11 +287,11 @@ export class Engine {
     const exact = this.precedents.get(facts.commandForm);
     if (exact) precedent = { label: exact.label, similarity: 1, failedChecks: exact.failedChecks, reason: exact.reason, sameCommand: true };
 
-    const active = this.checks.filter((c) => c.enabled && (c.scope !== 'retrieved' || checkIds.has(c.id)));
-    const checks: CheckResult[] = runChecks(
-      active.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),
-      { facts, request: req, context: req.context ?? {}, probes },
-    );
+    const retrievedOnly = this.checks.filter((c) => c.enabled && c.scope === 'retrieved' && checkIds.has(c.id));
+    const byId = new Map<string, CheckResult>();
+    const retrievedResults = retrievedOnly.length > 0 ? runChecks(retrievedOnly.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })), env) : [];
+    for (const r of [...generalResults, ...retrievedResults]) byId.set(r.id, r);
+    const checks: CheckResult[] = this.checks.flatMap((c) => byId.get(c.id) ?? []);
 
     const outcome = decide({ facts, checks, pHarm, sBenign, ...(precedent ? { precedent } : {}), ...(rule ? { rule } : {}) }, gate);
     let decision: Verdict['decision'];
