@@ -5,7 +5,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { DockerSandbox, sandboxStatus } from '../../../electron/engine/adapters/sandbox/index.js';
+import { openEngine } from '../../../electron/engine/create-engine.js';
+import type { Engine } from '../../../electron/engine/engine.js';
 
 const script = fileURLToPath(new URL('../../../scripts/docker-engine.sh', import.meta.url));
 
@@ -26,4 +30,10 @@ export async function connectTestEngine(): Promise<DockerSandbox> {
   const sandbox = await DockerSandbox.connect();
   await sandbox.prepare();
   return sandbox;
+}
+
+/** A quiet, throw-away guard engine for tests that judge against live episodes. */
+export async function openQuietEngine(): Promise<Engine> {
+  process.env['WARDEN_CACHE'] ??= join(tmpdir(), 'warden-test-cache');
+  return openEngine({ ephemeral: true, log: { info: () => {}, warn: () => {}, error: () => {} } });
 }

@@ -1,11 +1,8 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import type { DockerSandbox } from '../../../electron/engine/adapters/sandbox/index.js';
-import { openEngine } from '../../../electron/engine/create-engine.js';
 import type { Engine } from '../../../electron/engine/engine.js';
 import { SandboxService } from '../../../electron/engine/gated-run.js';
-import { connectTestEngine } from './engine.js';
+import { connectTestEngine, openQuietEngine } from './engine.js';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 let sandbox: DockerSandbox;
@@ -13,8 +10,7 @@ let engine: Engine;
 let service: SandboxService;
 beforeAll(async () => {
   sandbox = await connectTestEngine();
-  process.env['WARDEN_CACHE'] ??= join(tmpdir(), 'warden-test-cache');
-  engine = await openEngine({ ephemeral: true, log: quiet });
+  engine = await openQuietEngine();
   service = new SandboxService(engine, { log: quiet });
 }, 120_000);
 afterAll(async () => {

@@ -5,11 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { DockerSandbox, runInEpisode, sandboxStatus } from '../../../electron/engine/adapters/sandbox/index.js';
-import { openEngine } from '../../../electron/engine/create-engine.js';
 import type { Engine } from '../../../electron/engine/engine.js';
+import { openQuietEngine } from './engine.js';
 import { judgeLive } from '../../../electron/engine/eval/live.js';
 
 const script = fileURLToPath(new URL('../../../scripts/podman-engine.sh', import.meta.url));
@@ -27,8 +25,7 @@ beforeAll(async () => {
   }
   socketPath = /PODMAN_SOCKET=(\S+)/.exec(out)![1]!;
   sandbox = await DockerSandbox.connect({ socketPath });
-  process.env['WARDEN_CACHE'] ??= join(tmpdir(), 'warden-test-cache');
-  engine = await openEngine({ ephemeral: true, log: { info: () => {}, warn: () => {}, error: () => {} } });
+  engine = await openQuietEngine();
 }, 120_000);
 
 afterAll(async () => {
