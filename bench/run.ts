@@ -9,6 +9,9 @@ import { embeddingText } from '../electron/engine/engine.js';
 import { extractFacts } from '../electron/engine/core/facts/index.js';
 import { benchRetrieval } from './retrieval.js';
 import { benchSandboxEpisode } from './sandbox-episode.js';
+import { benchIntakeLoad } from './intake-load.js';
+import { benchConsoleTree } from './console-tree.js';
+import { benchConsoleApi } from './console-api.js';
 import { toErrorInfo } from '../shared/errors.js';
 
 /** Options for one run. */
@@ -102,6 +105,9 @@ export async function runBench(opts: BenchOptions = {}): Promise<Record<string, 
       verdicts_per_second_50_in_flight: conc50,
       retrieval,
       sandbox_episode,
+      intake_load: await benchIntakeLoad(opts.quick ? { actions: 300, clients: 50 } : {}),
+      console_tree: await benchConsoleTree().catch((e: unknown) => ({ unavailable: toErrorInfo(e).message })),
+      console_api: await benchConsoleApi(opts.quick ? { pending: 200, calls: 50 } : {}),
     };
   } finally {
     await engine.close();

@@ -11,6 +11,12 @@ import { openEngine } from '../engine/create-engine.js';
 import { buildRequestFromFlags, readStdin } from './input.js';
 import { runEvalCommand } from './eval-command.js';
 import { runTrainCommand } from './train-command.js';
+import { registerHookCommand } from './hook-command.js';
+import { registerExecCommand } from './exec-command.js';
+import { registerAuditCommand } from './audit-command.js';
+import { registerIntakeCommand } from './intake-command.js';
+import { registerMcpProxyCommand } from './mcp-proxy-command.js';
+import { registerServeCommand } from './serve-command.js';
 
 const program = new Command();
 program.name('warden').description('A safety console for LLM agents: allow, deny or ask a human, with reasons.').showHelpAfterError();
@@ -208,6 +214,35 @@ sandboxCmd
     process.stdout.write(JSON.stringify(image, null, 2) + '\n');
     }),
   );
+sandboxCmd
+  .command('run')
+  .description('judge a shell command against a fresh sandbox episode and run it there only if allowed; prints the verdict with its transcript')
+  .requiredOption('-r, --request <text>', 'what the human asked the agent to do')
+  .requiredOption('--shell <command>', 'the shell command')
+  .option('--setup <script>', 'shell script run as root in the episode first')
+  .option('--user <user>', 'root or user (default user)')
+  .action(
+    guarded(async (opts: { request: string; shell: string; setup?: string; user?: string }) =>
+      withEngine(async (engine) => {
+        const { SandboxService } = await import('../engine/gated-run.js');
+        const service = new SandboxService(engine);
+        const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'image [{bar}] {phase}' }, cliProgress.Presets.shades_classic) : undefined;
+        const off = service.onProgress((p) => {
+          if (p.phase === 'import' && bar && !bar.isActive) bar.start(1, 0, { phase: p.phase });
+          bar?.update(p.fraction, { phase: p.phase });
+        });
+        try {
+          const v = await service.run({ request: { request: opts.request, action: { type: 'shell', command: opts.shell }, ...(opts.user ? { context: { user: opts.user } } : {}) }, ...(opts.setup ? { setup: opts.setup } : {}) });
+          bar?.stop();
+          process.stdout.write(JSON.stringify({ id: v.id, decision: v.decision, path: v.path, reason: v.reason, probes: v.probes.length, transcript: v.transcript ?? null }, null, 2) + '\n');
+          if (v.decision !== 'allow') process.exitCode = 1;
+        } finally {
+          off();
+          await service.close();
+        }
+      }),
+    ),
+  );
 
 program
   .command('status')
@@ -243,5 +278,12 @@ program
     process.stdout.write(JSON.stringify(await runBench({ quick: !!opts.quick }), null, 2) + '\n');
     }),
   );
+
+registerHookCommand(program);
+registerExecCommand(program);
+registerAuditCommand(program);
+registerIntakeCommand(program);
+registerMcpProxyCommand(program);
+registerServeCommand(program);
 
 await program.parseAsync(process.argv);

@@ -503,6 +503,11 @@ export class Engine {
     await this.deps.projector.close?.();
     await this.deps.embedder.close?.();
   }
+
+  /** Which projector model scores actions (the console's status header shows it). */
+  get projectorId(): string {
+    return this.deps.projector.id;
+  }
 }
 
 function appendClause(text: string, clause: string): string {

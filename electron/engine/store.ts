@@ -3,6 +3,7 @@
  * next to their vectors, so the tree's own row shape can grow without a migration.
  */
 import type { Check, Decision, ReviewDecision, TreeEvent, Verdict } from '../../shared/types.js';
+import type { AuditEntry, AuditReport } from './audit/audit-chain.js';
 
 /** A persisted memory-tree node: routing fields plus whatever else the tree serialises. */
 export interface StoredNode {
@@ -71,6 +72,14 @@ export interface Store {
   deleteCheck(id: string): void;
   loadChecksMemory(): unknown[];
   saveChecksMemoryEntry(key: string, entry: unknown): void;
+
+  /**
+   * Audit entries in seq order (after `after`, at most `limit`). Every verdict, review, tree event
+   * and check write appends one in the same transaction as the write itself.
+   */
+  auditEntries(q?: { after?: number; limit?: number }): AuditEntry[];
+  /** Checks the hash chain and every audited record against it. */
+  verifyAudit(): AuditReport;
 
   addBenign(row: BenignRow): void;
   deleteBenign(id: string): void;

@@ -2,6 +2,12 @@
  * SqliteStore: everything Warden keeps, in one SQLite file (better-sqlite3, WAL). Migrations are
  * an ordered list, each in a transaction, recorded. A file that is not a database or fails its
  * integrity check is moved aside (kept as a backup) and a clean store is started, with a message.
+ *
+ * Every write of a verdict, review, tree event or check appends a hash-chained audit entry in the
+ * same transaction; triggers refuse UPDATE and DELETE on the audit table. Writes take the write
+ * lock up front (BEGIN IMMEDIATE) so the app, the CLI and hooks writing at once wait for each
+ * other (up to busy_timeout) instead of failing on a lock upgrade, and commits are synchronous
+ * so an acknowledged verdict survives a killed process.
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
@@ -9,8 +15,12 @@ import { dirname } from 'node:path';
 import type { Check, ReviewDecision, TreeEvent, Verdict, Decision } from '../../../../shared/types.js';
 import { EngineError } from '../../../../shared/errors.js';
 import type { Store, StoredNode, StoredMember, BenignRow, VerdictQuery } from '../../store.js';
+import { nextEntry, verifyChain, type AuditEntry, type AuditKind, type AuditReport } from '../../audit/audit-chain.js';
 
-const MIGRATIONS: { name: string; sql: string }[] = [
+/** How long a writer waits for another process's write lock before failing. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+const MIGRATIONS: { name: string; sql?: string; up?: (db: Database.Database) => void }[] = [
   {
     name: '001-initial',
     sql: `
@@ -31,7 +41,75 @@ const MIGRATIONS: { name: string; sql: string }[] = [
       CREATE TABLE benign (id TEXT PRIMARY KEY, vector BLOB NOT NULL, text TEXT NOT NULL, source TEXT NOT NULL, at INTEGER NOT NULL);
     `,
   },
+  {
+    name: '002-audit',
+    sql: `
+      CREATE TABLE audit (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL,
+        body_hash TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL);
+      CREATE INDEX audit_ref ON audit(ref, seq);
+      CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: UPDATE is refused'); END;
+      CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: DELETE is refused'); END;
+    `,
+    // records written before the audit existed get one entry each, so verification covers them
+    up: (db) => {
+      const at = Date.now();
+      // .all(), not .iterate(): the connection cannot write while a read is open on it
+      for (const r of db.prepare('SELECT id, decision, reviewed, body FROM verdicts ORDER BY rowid').all() as VerdictRow[]) appendAudit(db, 'backfill', `verdict:${r.id}`, verdictRecord(r), at);
+      for (const r of db.prepare('SELECT id, reverted, body FROM tree_events ORDER BY id').all() as EventRow[]) appendAudit(db, 'backfill', `event:${r.id}`, eventRecord(r), at);
+      for (const r of db.prepare('SELECT id, body FROM checks ORDER BY id').all() as { id: string; body: string }[]) appendAudit(db, 'backfill', `check:${r.id}`, r.body, at);
+    },
+  },
 ];
+
+interface VerdictRow {
+  id: string;
+  decision: string;
+  reviewed: number;
+  body: string;
+}
+
+interface EventRow {
+  id: number;
+  reverted: number;
+  body: string;
+}
+
+/** The text an audit entry hashes for a verdict: the columns queries read, and the body. */
+function verdictRecord(r: Omit<VerdictRow, 'id'>): string {
+  return `${r.decision}\n${r.reviewed}\n${r.body}`;
+}
+
+function eventRecord(r: Omit<EventRow, 'id'>): string {
+  return `${r.reverted}\n${r.body}`;
+}
+
+interface AuditRow {
+  seq: number;
+  at: number;
+  kind: AuditKind;
+  ref: string;
+  body_hash: string;
+  prev_hash: string;
+  hash: string;
+}
+
+function toEntry(r: AuditRow): AuditEntry {
+  return { seq: r.seq, at: r.at, kind: r.kind, ref: r.ref, bodyHash: r.body_hash, prevHash: r.prev_hash, hash: r.hash };
+}
+
+/** Appends one audit entry; the caller holds the write transaction, so the tail cannot move. */
+function appendAudit(db: Database.Database, kind: AuditKind, ref: string, record: string, at = Date.now()): AuditEntry {
+  const tail = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
+  const e = nextEntry(tail, { at, kind, ref, body: record });
+  db.prepare('INSERT INTO audit (seq, at, kind, ref, body_hash, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)').run(e.seq, e.at, e.kind, e.ref, e.bodyHash, e.prevHash, e.hash);
+  return e;
+}
+
+/** SQLite's own words for a file that is not (or no longer) a database. */
+function isCorruption(e: unknown): boolean {
+  const code = String((e as { code?: unknown }).code ?? '');
+  return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT') || String((e as Error).message).startsWith('integrity check:');
+}
 
 function blob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -63,26 +141,29 @@ export class SqliteStore implements Store {
   }
 
   /** Opens (or creates) the store at `path`; `:memory:` for a throwaway store. */
-  static open(path: string): SqliteStore {
+  static open(path: string, opts: { busyTimeoutMs?: number } = {}): SqliteStore {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const busy = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     try {
-      return new SqliteStore(SqliteStore.connect(path), { path });
+      return new SqliteStore(SqliteStore.connect(path, busy), { path });
     } catch (e) {
-      if (path === ':memory:' || !existsSync(path)) throw new EngineError('STORE_FAILED', `cannot open store ${path}: ${(e as Error).message}`);
+      // a busy or unreadable-for-now file is not corrupt: moving it aside would lose the store
+      if (path === ':memory:' || !existsSync(path) || !isCorruption(e)) throw new EngineError('STORE_FAILED', `cannot open store ${path}: ${(e as Error).message}`);
       const aside = `${path}.corrupt-${Date.now()}`;
       renameSync(path, aside);
       for (const side of ['-wal', '-shm']) if (existsSync(path + side)) renameSync(path + side, aside + side);
-      const message = `store ${path} was unreadable (${(e as Error).message}); it was moved to ${aside} and a clean store was started`;
-      return new SqliteStore(SqliteStore.connect(path), { path, recoveredFrom: aside, message });
+      const message = `store ${path} was unreadable (${(e as Error).message.replace(/\s+/g, ' ')}); it was moved to ${aside} and a clean store was started`;
+      return new SqliteStore(SqliteStore.connect(path, busy), { path, recoveredFrom: aside, message });
     }
   }
 
-  private static connect(path: string): Database.Database {
-    const db = new Database(path);
+  private static connect(path: string, busyTimeoutMs: number): Database.Database {
+    const db = new Database(path, { timeout: busyTimeoutMs });
     try {
+      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 5000');
+      // FULL: every commit is on disk before the writer acknowledges it, power loss included
+      db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       const check = db.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw new Error(`integrity check: ${String(check)}`);
@@ -96,18 +177,21 @@ export class SqliteStore implements Store {
 
   private static migrate(db: Database.Database): void {
     db.exec('CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    const done = new Set((db.prepare('SELECT name FROM migrations').all() as { name: string }[]).map((r) => r.name));
+    const applied = (): Set<string> => new Set((db.prepare('SELECT name FROM migrations').all() as { name: string }[]).map((r) => r.name));
+    if (MIGRATIONS.every((m) => applied().has(m.name))) return;
     MIGRATIONS.forEach((m, i) => {
-      if (done.has(m.name)) return;
+      // re-read under the write lock: another process may have applied it meanwhile
       db.transaction(() => {
-        db.exec(m.sql);
+        if (applied().has(m.name)) return;
+        if (m.sql) db.exec(m.sql);
+        m.up?.(db);
         db.prepare('INSERT INTO migrations (id, name, applied_at) VALUES (?, ?, ?)').run(i + 1, m.name, Date.now());
-      })();
+      }).immediate();
     });
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   getMeta(key: string): string | undefined {
@@ -120,6 +204,13 @@ export class SqliteStore implements Store {
   }
 
   saveVerdict(v: Verdict): void {
+    this.transaction(() => this.writeVerdict(v, undefined));
+  }
+
+  private writeVerdict(v: Verdict, kind: AuditKind | undefined): void {
+    const existed = kind !== undefined || this.db.prepare('SELECT 1 FROM verdicts WHERE id = ?').get(v.id) !== undefined;
+    const body = JSON.stringify(v);
+    const reviewed = v.review ? 1 : 0;
     this.db
       .prepare(
         `INSERT INTO verdicts (id, at, decision, path, agent, session, kind, p_harm, s_benign, latency_ms, reviewed, body)
@@ -137,9 +228,10 @@ export class SqliteStore implements Store {
         pHarm: Number.isFinite(v.scores.pHarm) ? v.scores.pHarm : null,
         sBenign: Number.isFinite(v.scores.sBenign) ? v.scores.sBenign : null,
         latency: v.latencyMs,
-        reviewed: v.review ? 1 : 0,
-        body: JSON.stringify(v),
+        reviewed,
+        body,
       });
+    appendAudit(this.db, kind ?? (existed ? 'verdict.updated' : 'verdict.created'), `verdict:${v.id}`, verdictRecord({ decision: v.decision, reviewed, body }));
   }
 
   getVerdict(id: string): Verdict | undefined {
@@ -172,7 +264,7 @@ export class SqliteStore implements Store {
     if (!v) throw new EngineError('NOT_FOUND', `no verdict ${verdictId}`, 'verdictId');
     if (review) v.review = review;
     else delete v.review;
-    this.saveVerdict(v);
+    this.transaction(() => this.writeVerdict(v, review ? 'review.decided' : 'review.reverted'));
   }
 
   loadTree(): { nodes: StoredNode[]; members: StoredMember[] } {
@@ -222,10 +314,13 @@ export class SqliteStore implements Store {
   }
 
   appendEvent(e: Omit<TreeEvent, 'id'>, undo?: unknown): number {
-    const info = this.db
-      .prepare('INSERT INTO tree_events (at, kind, node_id, reverted, body) VALUES (?, ?, ?, 0, ?)')
-      .run(e.at, e.kind, e.nodeId, JSON.stringify({ ...e, undo }));
-    return Number(info.lastInsertRowid);
+    return this.transaction(() => {
+      const body = JSON.stringify({ ...e, undo });
+      const info = this.db.prepare('INSERT INTO tree_events (at, kind, node_id, reverted, body) VALUES (?, ?, ?, 0, ?)').run(e.at, e.kind, e.nodeId, body);
+      const id = Number(info.lastInsertRowid);
+      appendAudit(this.db, 'tree.event', `event:${id}`, eventRecord({ reverted: 0, body }));
+      return id;
+    });
   }
 
   listEvents(q: { after?: number; limit?: number } = {}): TreeEvent[] {
@@ -248,7 +343,12 @@ export class SqliteStore implements Store {
   }
 
   markEventReverted(id: number): void {
-    this.db.prepare('UPDATE tree_events SET reverted = 1 WHERE id = ?').run(id);
+    this.transaction(() => {
+      const row = this.db.prepare('SELECT body FROM tree_events WHERE id = ?').get(id) as { body: string } | undefined;
+      if (!row) return;
+      this.db.prepare('UPDATE tree_events SET reverted = 1 WHERE id = ?').run(id);
+      appendAudit(this.db, 'tree.reverted', `event:${id}`, eventRecord({ reverted: 1, body: row.body }));
+    });
   }
 
   listChecks(): Check[] {
@@ -256,13 +356,59 @@ export class SqliteStore implements Store {
   }
 
   saveCheck(c: Check): void {
-    this.db
-      .prepare('INSERT INTO checks (id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at')
-      .run(c.id, JSON.stringify(c), Date.now());
+    this.transaction(() => {
+      const body = JSON.stringify(c);
+      this.db
+        .prepare('INSERT INTO checks (id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at')
+        .run(c.id, body, Date.now());
+      appendAudit(this.db, 'check.saved', `check:${c.id}`, body);
+    });
   }
 
   deleteCheck(id: string): void {
-    this.db.prepare('DELETE FROM checks WHERE id = ?').run(id);
+    this.transaction(() => {
+      if (this.db.prepare('DELETE FROM checks WHERE id = ?').run(id).changes > 0) appendAudit(this.db, 'check.deleted', `check:${id}`, '');
+    });
+  }
+
+  auditEntries(q: { after?: number; limit?: number } = {}): AuditEntry[] {
+    return (this.db.prepare('SELECT * FROM audit WHERE seq > ? ORDER BY seq LIMIT ?').all(q.after ?? 0, Math.min(Math.max(q.limit ?? 1000, 1), 100_000)) as AuditRow[]).map(toEntry);
+  }
+
+  /** Every audit entry in seq order, streamed (exports of any size). */
+  *iterateAudit(): Generator<AuditEntry> {
+    for (const r of this.db.prepare('SELECT * FROM audit ORDER BY seq').iterate() as Iterable<AuditRow>) yield toEntry(r);
+  }
+
+  verifyAudit(): AuditReport {
+    // one read transaction: a consistent snapshot while other processes keep writing
+    return this.db.transaction(() => {
+      const verdicts = this.db.prepare('SELECT decision, reviewed, body FROM verdicts WHERE id = ?');
+      const events = this.db.prepare('SELECT reverted, body FROM tree_events WHERE id = ?');
+      const checks = this.db.prepare('SELECT body FROM checks WHERE id = ?');
+      const lookup = (ref: string): string | undefined => {
+        const at = ref.indexOf(':');
+        const kind = ref.slice(0, at);
+        const id = ref.slice(at + 1);
+        if (kind === 'verdict') {
+          const r = verdicts.get(id) as Omit<VerdictRow, 'id'> | undefined;
+          return r && verdictRecord(r);
+        }
+        if (kind === 'event') {
+          const r = events.get(Number(id)) as Omit<EventRow, 'id'> | undefined;
+          return r && eventRecord(r);
+        }
+        if (kind === 'check') return (checks.get(id) as { body: string } | undefined)?.body;
+        return undefined;
+      };
+      // ids first, as arrays: lookups run statements of their own while the refs are walked
+      const refs = [
+        ...(this.db.prepare('SELECT id FROM verdicts').pluck().all() as string[]).map((id) => `verdict:${id}`),
+        ...(this.db.prepare('SELECT id FROM tree_events').pluck().all() as number[]).map((id) => `event:${id}`),
+        ...(this.db.prepare('SELECT id FROM checks').pluck().all() as string[]).map((id) => `check:${id}`),
+      ];
+      return verifyChain(this.iterateAudit(), { lookup, refs });
+    }).deferred();
   }
 
   loadChecksMemory(): unknown[] {
