@@ -97,11 +97,22 @@ function toEntry(r: AuditRow): AuditEntry {
   return { seq: r.seq, at: r.at, kind: r.kind, ref: r.ref, bodyHash: r.body_hash, prevHash: r.prev_hash, hash: r.hash };
 }
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** The statement for `sql`, compiled once per connection: every verdict runs the same few, and compiling them is a fifth of the write. */
+function cached(db: Database.Database, sql: string): Database.Statement {
+  let byText = statements.get(db);
+  if (!byText) statements.set(db, (byText = new Map()));
+  let st = byText.get(sql);
+  if (!st) byText.set(sql, (st = db.prepare(sql)));
+  return st;
+}
+
 /** Appends one audit entry; the caller holds the write transaction, so the tail cannot move. */
 function appendAudit(db: Database.Database, kind: AuditKind, ref: string, record: string, at = Date.now()): AuditEntry {
-  const tail = db.prepare('SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
+  const tail = cached(db, 'SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1').get() as { seq: number; hash: string } | undefined;
   const e = nextEntry(tail, { at, kind, ref, body: record });
-  db.prepare('INSERT INTO audit (seq, at, kind, ref, body_hash, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)').run(e.seq, e.at, e.kind, e.ref, e.bodyHash, e.prevHash, e.hash);
+  cached(db, 'INSERT INTO audit (seq, at, kind, ref, body_hash, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)').run(e.seq, e.at, e.kind, e.ref, e.bodyHash, e.prevHash, e.hash);
   return e;
 }
 
@@ -208,16 +219,15 @@ export class SqliteStore implements Store {
   }
 
   private writeVerdict(v: Verdict, kind: AuditKind | undefined): void {
-    const existed = kind !== undefined || this.db.prepare('SELECT 1 FROM verdicts WHERE id = ?').get(v.id) !== undefined;
+    const existed = kind !== undefined || cached(this.db, 'SELECT 1 FROM verdicts WHERE id = ?').get(v.id) !== undefined;
     const body = JSON.stringify(v);
     const reviewed = v.review ? 1 : 0;
-    this.db
-      .prepare(
-        `INSERT INTO verdicts (id, at, decision, path, agent, session, kind, p_harm, s_benign, latency_ms, reviewed, body)
-         VALUES (@id, @at, @decision, @path, @agent, @session, @kind, @pHarm, @sBenign, @latency, @reviewed, @body)
-         ON CONFLICT(id) DO UPDATE SET decision = excluded.decision, path = excluded.path, reviewed = excluded.reviewed, body = excluded.body`,
-      )
-      .run({
+    cached(
+      this.db,
+      `INSERT INTO verdicts (id, at, decision, path, agent, session, kind, p_harm, s_benign, latency_ms, reviewed, body)
+       VALUES (@id, @at, @decision, @path, @agent, @session, @kind, @pHarm, @sBenign, @latency, @reviewed, @body)
+       ON CONFLICT(id) DO UPDATE SET decision = excluded.decision, path = excluded.path, reviewed = excluded.reviewed, body = excluded.body`,
+    ).run({
         id: v.id,
         at: v.at,
         decision: v.decision,
