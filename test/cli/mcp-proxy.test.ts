@@ -44,7 +44,7 @@ describe('warden mcp-proxy with the real filesystem server', () => {
   it('forwards the handshake and tools/list, denies harmful calls before the server sees them, lets a benign read through', async () => {
     const transport = new StdioClientTransport({
       command: 'node',
-      args: [bin, 'mcp-proxy', '--ask-timeout', '1500', '--', 'node', fsServer, shared],
+      args: [bin, 'mcp-proxy', '--ask-timeout', '8000', '--', 'node', fsServer, shared],
       env: { ...(process.env as Record<string, string>), WARDEN_HOME: dataDir, WARDEN_CACHE: join(tmpdir(), 'warden-test-cache') },
       stderr: 'pipe',
     });
@@ -81,7 +81,7 @@ describe('warden mcp-proxy with the real filesystem server', () => {
         // the first read of notes goes to the reviewer, who approves it
         const beforeNotes = asked.length;
         const notes = await client.callTool({ name: 'read_text_file', arguments: { path: join(shared, 'notes.txt') } });
-        expect(notes.isError).toBeFalsy();
+        expect(notes.isError, textOf(notes)).toBeFalsy();
         expect(textOf(notes)).toBe('meeting at noon\n');
         expect(asked.length).toBe(beforeNotes + 1);
         // and the next read like it passes on what the guard learned, with no human
