@@ -2,9 +2,10 @@
  * The per-install intake token and the file that tells local clients (hook, exec, MCP proxy)
  * where a running intake server listens. Both live in the data dir, readable by the owner only.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { timingSafeEqual } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadOrCreateSecret } from '../secret-file.js';
 
 /** Where the token lives. */
 export function tokenPath(dataDir: string): string {
@@ -18,18 +19,7 @@ export function intakeInfoPath(dataDir: string): string {
 
 /** Reads the install's token, creating it (32 random bytes, hex, mode 0600) on first use. */
 export function loadOrCreateToken(dataDir: string): string {
-  mkdirSync(dataDir, { recursive: true });
-  const p = tokenPath(dataDir);
-  if (!existsSync(p)) {
-    try {
-      writeFileSync(p, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-    } catch (e) {
-      // another process created it first: use theirs
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-  }
-  chmodSync(p, 0o600);
-  return readFileSync(p, 'utf8').trim();
+  return loadOrCreateSecret(tokenPath(dataDir));
 }
 
 /** Constant-time comparison of a presented token with the install's. */
