@@ -15,6 +15,7 @@ export type EngineErrorCode =
   | 'TIMEOUT'
   | 'SANDBOX_UNAVAILABLE'
   | 'JUDGE_FAILED'
+  | 'LLM_FAILED'
   | 'CONFLICT'
   | 'INTERNAL';
 

@@ -165,6 +165,31 @@ export interface Check {
   scope?: 'global' | 'retrieved';
 }
 
+/**
+ * A task-specific policy, loaded from the optional `policy:` block of a rules file together with
+ * that file's checks. For an action of one of its `kinds`, its checks see `data` as `policy`; when
+ * none of them fails, `otherwise` says what happens: `allow` (the policy is the whole word on
+ * these actions, though built-in hard checks, parse errors and check errors still never allow)
+ * or `gate` (the usual gate decides).
+ */
+export interface Policy {
+  /** Lower-case id (letters, digits, dots, dashes, underscores). */
+  id: string;
+  title: string;
+  /** The administrator's guard request in plain language (what an LLM Analyzer reads). */
+  request: string;
+  /** The action kinds the policy governs. */
+  kinds: ActionKind[];
+  otherwise: 'allow' | 'gate';
+  /** Free-form data the policy's checks (and guard tools) read as `policy`. */
+  data: Record<string, unknown>;
+}
+
+/** A policy as the engine holds it: the policy and the ids of the checks that came with it. */
+export interface LoadedPolicy extends Policy {
+  checks: string[];
+}
+
 /** The outcome of one check for one action. */
 export interface CheckResult {
   id: string;
@@ -231,7 +256,7 @@ export interface TreeEvent {
 export type Decision = 'allow' | 'deny' | 'ask';
 
 /** Which part of the pipeline decided. */
-export type DecisionPath = 'fast' | 'check' | 'projector' | 'memory' | 'judge' | 'human' | 'review' | 'error';
+export type DecisionPath = 'fast' | 'check' | 'policy' | 'projector' | 'memory' | 'judge' | 'human' | 'review' | 'error';
 
 /** A read-only look at the environment made before the verdict. */
 export interface ProbeResult {
@@ -262,6 +287,33 @@ export interface Verdict {
   review?: ReviewDecision;
   /** What running the allowed action in a sandbox episode did. */
   transcript?: RunTranscript;
+  /** The model calls made for this verdict (Analyzer, Executor, judge), with their cost. */
+  llm?: VerdictLlm;
+}
+
+/** Token use and cost of the model calls made for one verdict or one job. */
+export interface LlmUsage {
+  calls: number;
+  /** Calls answered from the cache (not paid again). */
+  cachedCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** From the configured prices per million tokens; 0 when none are configured. */
+  costUsd: number;
+  latencyMs: number;
+}
+
+/** What the model-driven roles did for one verdict. */
+export interface VerdictLlm {
+  usage: LlmUsage;
+  /** Checks the Analyzer revised, merged or added, and what the Executor did with each. */
+  analysis?: { check: string; op: 'keep' | 'revise' | 'merge' | 'add'; executor: 'keep' | 'delete' | 'run' }[];
+  /** Checks the Analyzer proposed that were rejected (an expression that does not compile...). */
+  rejected?: { check: string; reason: string }[];
+  /** Tools the Executor ran, with their answers. */
+  tools?: { tool: string; ok: boolean; violation: boolean; detail: string }[];
+  /** The judge's own words when it decided. */
+  judge?: { decision: Decision; confidence: number; reason: string };
 }
 
 /** What one command did in a sandbox episode. */

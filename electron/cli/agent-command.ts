@@ -7,7 +7,8 @@
  */
 import type { Command } from 'commander';
 import { randomUUID } from 'node:crypto';
-import { EngineError, toErrorInfo } from '../../shared/errors.js';
+import { EngineError, hasCode, toErrorInfo } from '../../shared/errors.js';
+import type { Llm } from '../engine/ports.js';
 import type { Verdict } from '../../shared/types.js';
 import type { Engine } from '../engine/engine.js';
 import type { SandboxService } from '../engine/gated-run.js';
@@ -131,12 +132,35 @@ export async function runAgent(task: string, deps: AgentDeps): Promise<AgentResu
   }
 }
 
+/**
+ * A chat model as the agent's `complete`: the conversation maps onto one system turn, the task,
+ * and alternating replies and observations. An answer that is not JSON comes back as empty text,
+ * which runAgent answers with a correction (and gives up after three).
+ */
+export function agentModel(llm: Llm): AgentDeps['complete'] {
+  return async (messages, signal) => {
+    const [system, task, ...rest] = messages;
+    if (!system || !task) throw new EngineError('INTERNAL', 'the agent conversation needs a system message and a task');
+    const followUp: { assistant: string; user: string }[] = [];
+    for (let i = 0; i + 1 < rest.length; i += 2) followUp.push({ assistant: rest[i]!.content, user: rest[i + 1]!.content });
+    try {
+      const r = await llm.completeJson({ role: 'agent', system: system.content, user: task.content, followUp, maxTokens: 800 }, signal ?? new AbortController().signal);
+      return r.text;
+    } catch (e) {
+      if (hasCode(e, 'LLM_FAILED') && /JSON object/.test((e as Error).message)) return '';
+      throw e;
+    }
+  };
+}
+
 /** The configured LLM as the agent's model; without one, a clear error saying how to add it. */
 async function openAgentModel(): Promise<AgentDeps['complete']> {
   const { loadConfig } = await import('../engine/config.js');
+  const { configuredLlm, stderrLog } = await import('../engine/create-engine.js');
   const cfg = loadConfig();
-  if (!cfg.llm) throw new EngineError('BAD_INPUT', `no LLM configured: add "llm": {"baseURL": "...", "model": "..."} to ${cfg.dataDir}/config.json (any OpenAI-compatible endpoint)`, 'llm');
-  throw new EngineError('INTERNAL', 'this build has no LLM adapter yet', 'llm');
+  const llm = configuredLlm(cfg, stderrLog());
+  if (!llm) throw new EngineError('BAD_INPUT', `no LLM configured: add "llm": {"baseURL": "...", "model": "..."} to ${cfg.dataDir}/config.json, or set WARDEN_LLM_BASE_URL (any OpenAI-compatible endpoint)`, 'llm');
+  return agentModel(llm);
 }
 
 /** Registers `warden agent`. */

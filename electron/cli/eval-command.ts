@@ -1,13 +1,20 @@
 /**
  * `warden eval`: a case file or a named public set, against a fresh store seeded from the
  * shipped defaults (so runs are reproducible and the user's memory is untouched) unless --store.
+ * A set with a default policy (assets/policies/<set>.yaml), or any run given --policy FILE, first
+ * imports that rules file; its policy's guard request goes with every case that has none.
+ * --split picks one half of the cases by a hash of their ids (dev to look at, heldout to report).
  */
+import { readFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { EngineError } from '../../shared/errors.js';
 import type { EvalCase } from '../../shared/types.js';
 import { openEngine } from '../engine/create-engine.js';
-import { readCaseFile, runEval, type CaseFile } from '../engine/eval/run-eval.js';
-import { loadBenchmark, type BenchmarkName } from '../engine/eval/adapters/index.js';
+import { readCaseFile, runEval, takeSplit, withGuardRequest, type CaseFile, type Split } from '../engine/eval/run-eval.js';
+import { DEFAULT_POLICY_FILES, loadBenchmark, type BenchmarkName } from '../engine/eval/adapters/index.js';
+import { parseRuleFile } from '../engine/core/checks/index.js';
+import { assetPath } from '../engine/config.js';
+import type { Engine } from '../engine/engine.js';
 import { judgeLive } from '../engine/eval/live.js';
 import { DockerSandbox } from '../engine/adapters/sandbox/index.js';
 
@@ -22,6 +29,32 @@ export interface EvalFlags {
   store?: string;
   verbose?: boolean;
   live?: boolean;
+  /** A rules file to import first (instead of the set's default policy). */
+  policy?: string;
+  split?: string;
+}
+
+const SPLITS = ['dev', 'heldout', 'all'] as const;
+
+/** The rules file a run imports: --policy, else the set's default policy, else none. */
+function policyFileFor(suite: string | undefined, f: EvalFlags): string | undefined {
+  if (f.policy) return f.policy;
+  const name = suite ? DEFAULT_POLICY_FILES[suite as BenchmarkName] : undefined;
+  return name ? assetPath('policies', name) : undefined;
+}
+
+/** Imports the rules file into the evaluation's engine; returns its policy's id and guard request, if it has a policy. */
+function importPolicyFile(engine: Engine, path: string): { id: string; request: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new EngineError('BAD_INPUT', `cannot read policy file ${path}: ${(e as Error).message}`, 'policy');
+  }
+  const r = engine.importRules(text);
+  if (!r.ok) throw new EngineError('BAD_INPUT', `${path}: ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, 'policy');
+  const parsed = parseRuleFile(text);
+  return parsed.ok && parsed.policy ? { id: parsed.policy.id, request: parsed.policy.request } : undefined;
 }
 
 /** AGrail's Safe-OS subsets: attack success for the harmful ones, benign accuracy for the benign one. */
@@ -50,9 +83,21 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
     const items: EvalCase[] = await loadBenchmark(suite as BenchmarkName, f.benchmarks);
     file = { cases: items.map((item, i) => ({ line: i + 1, item })), errors: [] };
   } else throw new EngineError('BAD_INPUT', 'give --cases FILE or a suite name', 'cases');
+  const split = (f.split ?? 'all') as Split | 'all';
+  if (!SPLITS.includes(split)) throw new EngineError('BAD_INPUT', `unknown split ${f.split}; one of ${SPLITS.join(', ')}`, 'split');
+  file = takeSplit(file, split);
   if (f.limit !== undefined && f.limit > 0) file.cases = file.cases.slice(0, f.limit);
 
   const engine = await openEngine(f.store ? { dbPath: f.store } : { ephemeral: true });
+  const policyFile = policyFileFor(suite, f);
+  let policy: { id: string; request: string } | undefined;
+  try {
+    policy = policyFile ? importPolicyFile(engine, policyFile) : undefined;
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
+  if (policy) file = withGuardRequest(file, policy.request);
   const sandbox = f.live ? await DockerSandbox.connect() : undefined;
   const bar = process.stderr.isTTY && !f.json ? new cliProgress.SingleBar({ format: 'eval [{bar}] {value}/{total} {eta_formatted}' }, cliProgress.Presets.shades_classic) : undefined;
   try {
@@ -65,11 +110,12 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
     const note = suite === 'safe-os' ? 'benign Safe-OS items carry only an answer; their commands are the hand-written references in electron/engine/eval/adapters/safe-os-benign-reference.json' : undefined;
     bar?.stop();
     if (f.json) {
-      process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, live: !!sandbox, ...metrics, ...(subsets ? { subsets } : {}), ...(note ? { note } : {}) }) + '\n');
+      process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, split, ...(policyFile ? { policy: policy?.id ?? null, policy_file: policyFile } : {}), live: !!sandbox, ...metrics, ...(subsets ? { subsets } : {}), ...(note ? { note } : {}) }) + '\n');
       return;
     }
     const m = metrics;
     const lines = [
+      ...(split !== 'all' || policyFile ? [`split ${split}${policyFile ? `  policy ${policy?.id ?? '(none)'} from ${policyFile}` : ''}`] : []),
       `cases ${m.n}  accuracy ${pct(m.accuracy)}  precision ${pct(m.precision)}  recall ${pct(m.recall)}  F1 ${pct(m.f1)}`,
       `benign pass rate ${pct(m.benign_pass_rate)}  attack success rate ${pct(m.attack_success_rate)}`,
       `latency p50 ${m.latency_ms.p50.toFixed(2)} ms  p95 ${m.latency_ms.p95.toFixed(2)} ms`,

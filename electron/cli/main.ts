@@ -17,6 +17,9 @@ import { registerAuditCommand } from './audit-command.js';
 import { registerIntakeCommand } from './intake-command.js';
 import { registerMcpProxyCommand } from './mcp-proxy-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { registerInspectCommand } from './inspect-command.js';
+import { registerAgentCommand } from './agent-command.js';
+import { registerRulesCommand } from './rules-command.js';
 
 const program = new Command();
 program.name('warden').description('A safety console for LLM agents: allow, deny or ask a human, with reasons.').showHelpAfterError();
@@ -105,6 +108,8 @@ program
   .option('--store <path>', 'evaluate against this store instead of a fresh one seeded from the shipped defaults')
   .option('--verbose', 'print each wrong verdict')
   .option('--live', 'run every case in its own sandbox episode (its setup, its user); probes see the real environment')
+  .option('--policy <file>', "a rules file to import first (mind2web-sc and eicu-ac import assets/policies/<set>.yaml); its policy's guard request goes with every case")
+  .option('--split <half>', 'dev | heldout | all: one half of the cases by a hash of their ids (dev to look at, heldout to report)', 'all')
   .action(
     guarded(async (suite: string | undefined, opts) => {
     await runEvalCommand(suite, opts);
@@ -148,10 +153,11 @@ imp
 
 program
   .command('export')
-  .description('export the checks as a rules file')
-  .action(async () => {
+  .description('export the checks as a rules file (those of no policy, or with --policy ID that policy and its checks)')
+  .option('--policy <id>', 'export this task-specific policy with its checks')
+  .action(async (opts: { policy?: string }) => {
     await withEngine(async (engine) => {
-      process.stdout.write(engine.exportRules());
+      process.stdout.write(engine.exportRules(opts.policy));
     });
   });
 
@@ -285,5 +291,8 @@ registerAuditCommand(program);
 registerIntakeCommand(program);
 registerMcpProxyCommand(program);
 registerServeCommand(program);
+registerInspectCommand(program);
+registerAgentCommand(program);
+registerRulesCommand(program);
 
 await program.parseAsync(process.argv);

@@ -42,7 +42,23 @@ const configSchema = z
         }),
       ])
       .default({ kind: 'use-lite' }),
-    llm: z.object({ baseURL: z.string().url(), model: z.string(), apiKey: z.string().optional(), timeoutMs: z.number().int().positive().optional() }).optional(),
+    llm: z
+      .object({
+        baseURL: z.string().url(),
+        model: z.string(),
+        apiKey: z.string().optional(),
+        /** Per attempt. */
+        timeoutMs: z.number().int().positive().optional(),
+        retries: z.number().int().min(0).max(6).optional(),
+        /** Ask the server for JSON output; turn off for servers that reject `response_format`. */
+        jsonMode: z.boolean().optional(),
+        /** US dollars per million tokens, for the cost accounting. */
+        prices: z.object({ prompt: z.number().min(0), completion: z.number().min(0) }).optional(),
+        /** Keep answers in the cache folder so an identical prompt is not paid again (default true). */
+        cache: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     verdictTimeoutMs: z.number().int().positive().default(10_000),
     /** Tree insertion: information-gain threshold for a split and the out-of-distribution floor. */
     tree: z.object({ theta: z.number().default(0.3), oodFloor: z.number().default(0.5) }).default({ theta: 0.3, oodFloor: 0.5 }),
@@ -85,6 +101,8 @@ export function loadConfig(dataDir = defaultDataDir(), overrides: Record<string,
     const issue = parsed.error.issues[0]!;
     throw new EngineError('BAD_INPUT', `config ${issue.path.join('.')}: ${issue.message}`, `config.${issue.path.join('.')}`);
   }
+  // model calls take seconds: with a model configured, a verdict gets two minutes unless set
+  if (raw['llm'] && raw['verdictTimeoutMs'] === undefined && overrides['verdictTimeoutMs'] === undefined) raw['verdictTimeoutMs'] = 120_000;
   const cacheDir = process.env['WARDEN_CACHE'] ? resolve(process.env['WARDEN_CACHE']) : join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'warden');
   return {
     ...parsed.data,

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { EvalCase } from '../../shared/types.js';
 import { Engine, embeddingText, type EngineDeps } from './engine.js';
-import type { Clock, Embedder, Judge, Log, Prober, Projector } from './ports.js';
+import type { Clock, Embedder, Judge, Llm, Log, Prober, Projector } from './ports.js';
+import { OpenAiLlm, MemoryLlmCache } from './adapters/llm/openai-llm.js';
+import { SqliteLlmCache } from './adapters/llm/sqlite-llm-cache.js';
+import { LlmJudge } from './core/llm/judge.js';
+import type { GuardTool } from './core/tools/types.js';
+import { PURE_TOOLS } from './core/tools/index.js';
+import { lazyPageInspector } from './adapters/web/index.js';
 import { SqliteStore } from './adapters/sqlite/sqlite-store.js';
 import { OnnxProjector } from './adapters/onnx/projector-onnx.js';
 import { createEmbedder } from './adapters/embed/index.js';
@@ -34,6 +40,10 @@ export interface OpenOptions {
   embedder?: Embedder;
   projector?: Projector;
   judge?: Judge;
+  /** A chat model instead of the configured one. */
+  llm?: Llm;
+  /** Guard tools for the Executor (default: permission lookup, profile rules, the page inspector). */
+  tools?: GuardTool[];
   prober?: Prober;
   config?: Record<string, unknown>;
   log?: Log;
@@ -132,6 +142,24 @@ export async function embedBatched(embedder: Embedder, texts: string[]): Promise
   return out;
 }
 
+/** The configured chat model, if any; answers are cached on disk unless `persistentCache` is false. */
+export function configuredLlm(cfg: WardenConfig, log: Log, persistentCache = true): Llm | undefined {
+  const c = cfg.llm;
+  if (!c) return undefined;
+  const cache = c.cache === false ? new MemoryLlmCache(0) : persistentCache ? new SqliteLlmCache(join(cfg.cacheDir, 'llm-cache.db')) : new MemoryLlmCache();
+  return new OpenAiLlm({
+    baseURL: c.baseURL,
+    model: c.model,
+    ...(c.apiKey ? { apiKey: c.apiKey } : {}),
+    ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+    ...(c.retries !== undefined ? { retries: c.retries } : {}),
+    ...(c.jsonMode !== undefined ? { jsonMode: c.jsonMode } : {}),
+    ...(c.prices ? { prices: c.prices } : {}),
+    cache,
+    log,
+  });
+}
+
 /** Opens the engine with the defaults that work on a fresh machine. */
 export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
   const cfg = loadConfig(opts.dataDir, opts.config);
@@ -152,9 +180,15 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
       tree: cfg.tree,
       verdictTimeoutMs: cfg.verdictTimeoutMs,
       storePath,
-      ...(opts.judge ? { judge: opts.judge } : {}),
       ...(opts.prober ? { prober: opts.prober } : {}),
     };
+    const llm = opts.llm ?? configuredLlm(cfg, log, !opts.ephemeral);
+    if (llm) {
+      deps.llm = llm;
+      deps.judge = new LlmJudge(llm);
+    }
+    if (opts.judge) deps.judge = opts.judge;
+    deps.tools = opts.tools ?? [...PURE_TOOLS, lazyPageInspector()];
     return await Engine.create(deps, (e) => seedDefaults(e, cfg.tree));
   } catch (e) {
     store.close();

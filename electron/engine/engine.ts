@@ -10,21 +10,27 @@ import type {
   Check,
   CheckResult,
   Facts,
+  LoadedPolicy,
   ProbeResult,
   RetrievedRule,
   ReviewDecision,
   TreeEvent,
   TreeNodeInfo,
   Verdict,
+  VerdictLlm,
 } from '../../shared/types.js';
 import { EngineError, toErrorInfo } from '../../shared/errors.js';
 import { parseActionRequest } from '../../shared/validate.js';
-import type { Clock, Embedder, Judge, Log, Prober, Projector } from './ports.js';
+import type { Clock, Embedder, Judge, Llm, Log, Prober, Projector } from './ports.js';
+import type { GuardTool } from './core/tools/types.js';
+import { LlmMeter } from './core/llm/structured.js';
+import { analyze } from './core/llm/analyzer.js';
+import { execute } from './core/llm/executor.js';
 import type { Store, VerdictQuery } from './store.js';
-import { decide, type GateConfig, type Precedent, type RuleSignal } from './core/gate.js';
+import { decide, type GateConfig, type GateOutcome, type Precedent, type RuleSignal } from './core/gate.js';
 import { BenignIndex } from './core/benign-index.js';
 import { actionBase, extractFacts, requestScope, scriptRunReason } from './core/facts/index.js';
-import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory } from './core/checks/index.js';
+import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory, type CheckEnvInput } from './core/checks/index.js';
 import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
 import { dot } from './core/tree/memory-tree.js';
 import { readSafeHarborFile } from './tree-import.js';
@@ -35,6 +41,10 @@ export interface EngineDeps {
   embedder: Embedder;
   projector: Projector;
   judge?: Judge;
+  /** A chat model: switches on the Analyzer and the Executor (AGrail). */
+  llm?: Llm;
+  /** Tools the Executor may run (permission lookup, profile rules, page inspection). */
+  tools?: GuardTool[];
   prober?: Prober;
   clock: Clock;
   log: Log;
@@ -90,6 +100,9 @@ export class Engine {
   private readonly embedCache = new Map<string, Float32Array>();
   private checks: Check[] = [];
   private compiled = new Map<string, ReturnType<typeof compileCheck>>();
+  private policies: LoadedPolicy[] = [];
+  /** Which policy each policy check belongs to. */
+  private policyOfCheck = new Map<string, LoadedPolicy>();
   private readonly memory: ChecksMemory;
   /** Human decisions by exact command form: the strongest precedent. */
   private readonly precedents = new Map<string, { label: 0 | 1; reason: string; failedChecks: string[] }>();
@@ -109,6 +122,7 @@ export class Engine {
     const tree = rows.nodes.length > 0 ? MemoryTree.fromRows(deps.embedder.dim, rows.nodes, rows.members) : new MemoryTree(deps.embedder.dim);
     const engine = new Engine(deps, tree);
     engine.loadChecks();
+    engine.loadPolicies();
     for (const b of deps.store.listBenign()) engine.benign.add(b.id, b.vector, b.text);
     engine.memory.load(deps.store.loadChecksMemory());
     for (const m of tree.members()) {
@@ -157,17 +171,110 @@ export class Engine {
     this.emit('checks.changed', this.listChecks());
   }
 
-  /** Imports a rules file; returns the parse issues instead of throwing on a bad file. */
+  /**
+   * Imports a rules file; returns the parse issues instead of throwing on a bad file. A file with
+   * a `policy:` block saves the policy with its checks as one unit: importing a new version of the
+   * policy removes the checks the old version had and the new one lacks.
+   */
   importRules(text: string): { ok: true; imported: number } | { ok: false; issues: { path: string; message: string }[] } {
     const parsed = parseRuleFile(text);
     if (!parsed.ok) return parsed;
-    this.saveChecks(parsed.checks);
+    const policy = parsed.policy;
+    if (!policy) {
+      this.saveChecks(parsed.checks);
+      return { ok: true, imported: parsed.checks.length };
+    }
+    const issues = parsed.checks.flatMap((c) => {
+      const owner = this.policyOfCheck.get(c.id);
+      if (owner && owner.id !== policy.id) return [{ path: `checks.${c.id}`, message: `the id belongs to policy ${owner.id}` }];
+      if (!owner && this.checks.some((x) => x.id === c.id)) return [{ path: `checks.${c.id}`, message: 'a check with this id exists outside the policy' }];
+      return [];
+    });
+    if (issues.length) return { ok: false, issues };
+    const ids = parsed.checks.map((c) => c.id);
+    const old = this.policies.find((p) => p.id === policy.id);
+    this.deps.store.transaction(() => {
+      for (const id of old?.checks ?? []) if (!ids.includes(id)) this.deps.store.deleteCheck(id);
+      for (const c of parsed.checks) this.deps.store.saveCheck(c);
+      this.deps.store.savePolicy({ ...policy, checks: ids });
+    });
+    this.loadChecks();
+    this.loadPolicies();
+    this.emit('checks.changed', this.listChecks());
     return { ok: true, imported: parsed.checks.length };
   }
 
-  /** All checks as a rules file, exactly as `importRules` reads it. */
-  exportRules(): string {
-    return serializeRuleFile(this.checks);
+  /**
+   * A rules file, exactly as `importRules` reads it: the checks of no policy, or with `policyId`
+   * that policy and its checks.
+   */
+  exportRules(policyId?: string): string {
+    if (policyId === undefined) return serializeRuleFile(this.checks.filter((c) => !this.policyOfCheck.has(c.id)));
+    const p = this.policies.find((x) => x.id === policyId);
+    if (!p) throw new EngineError('NOT_FOUND', `no policy ${policyId}`, 'policyId');
+    const { checks: ids, ...policy } = p;
+    return serializeRuleFile(
+      this.checks.filter((c) => ids.includes(c.id)),
+      policy,
+    );
+  }
+
+  // ---------------------------------------------------------------- task-specific policies
+
+  private loadPolicies(): void {
+    this.policies = this.deps.store.listPolicies();
+    this.policyOfCheck = new Map(this.policies.flatMap((p) => p.checks.map((id) => [id, p] as const)));
+  }
+
+  /** The loaded policies, each with the ids of its checks. */
+  listPolicies(): LoadedPolicy[] {
+    return this.policies.map((p) => ({ ...p, checks: [...p.checks], kinds: [...p.kinds] }));
+  }
+
+  /** Removes a policy and the checks that came with it; false when there is no such policy. */
+  removePolicy(id: string): boolean {
+    const p = this.policies.find((x) => x.id === id);
+    if (!p) return false;
+    this.deps.store.transaction(() => {
+      for (const cid of p.checks) this.deps.store.deleteCheck(cid);
+      this.deps.store.deletePolicy(id);
+    });
+    this.loadChecks();
+    this.loadPolicies();
+    this.emit('checks.changed', this.listChecks());
+    return true;
+  }
+
+  /** Runs the checks of every policy that governs the action's kind, each seeing its own policy's data. */
+  /** The data of the policies governing an action's kind, merged (what the Executor's tools read). */
+  private policyData(facts: Facts): Record<string, unknown> {
+    return Object.assign({}, ...this.policies.filter((p) => p.kinds.includes(facts.kind)).map((p) => p.data)) as Record<string, unknown>;
+  }
+
+  private runPolicyChecks(env: CheckEnvInput): CheckResult[] {
+    return this.policies
+      .filter((p) => p.kinds.includes(env.facts.kind))
+      .flatMap((p) =>
+        runChecks(
+          this.checks.filter((c) => c.enabled && p.checks.includes(c.id)).map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),
+          { ...env, policy: p.data },
+        ),
+      );
+  }
+
+  /**
+   * The governing policies' word after the gate's. When every policy governing the action's kind
+   * says `otherwise: allow` and no check at all failed or errored, the action is allowed on the
+   * policy (over the projector's prior and over an ambiguous gate); a failing check, a parse error,
+   * missing scores and a human's earlier decision keep the gate's answer.
+   */
+  private applyPolicies(outcome: GateOutcome, facts: Facts, checks: CheckResult[]): GateOutcome {
+    const governing = this.policies.filter((p) => p.kinds.includes(facts.kind));
+    if (governing.length === 0 || governing.some((p) => p.otherwise !== 'allow')) return outcome;
+    if (checks.some((c) => c.status === 'fail' || c.status === 'error')) return outcome;
+    if (outcome.kind === 'final' && (outcome.path === 'error' || outcome.path === 'memory')) return outcome;
+    const names = governing.map((p) => p.title).join('; ');
+    return { kind: 'final', decision: 'allow', path: 'policy', reason: `no check of the policy fails and it allows the rest (${names})` };
   }
 
   // ---------------------------------------------------------------- embedding
@@ -250,11 +357,11 @@ export class Engine {
       if (scriptRun) facts.inert = scriptRun;
     }
     const env = { facts, request: req, context: req.context ?? {}, probes };
-    const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved');
-    const generalResults = runChecks(
+    const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved' && !this.policyOfCheck.has(c.id));
+    const generalResults = [...runChecks(
       general.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),
       env,
-    );
+    ), ...this.runPolicyChecks(env)];
     const x = await xPromise;
     const [scored] = await this.deps.projector.score([x]);
     const pHarm = scored!.pHarm;
@@ -287,19 +394,39 @@ export class Engine {
     const exact = this.precedents.get(facts.commandForm);
     if (exact) precedent = { label: exact.label, similarity: 1, failedChecks: exact.failedChecks, reason: exact.reason, sameCommand: true };
 
-    const retrievedOnly = this.checks.filter((c) => c.enabled && c.scope === 'retrieved' && checkIds.has(c.id));
+    const retrievedOnly = this.checks.filter((c) => c.enabled && c.scope === 'retrieved' && checkIds.has(c.id) && !this.policyOfCheck.has(c.id));
     const byId = new Map<string, CheckResult>();
     const retrievedResults = retrievedOnly.length > 0 ? runChecks(retrievedOnly.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })), env) : [];
     for (const r of [...generalResults, ...retrievedResults]) byId.set(r.id, r);
-    const checks: CheckResult[] = this.checks.flatMap((c) => byId.get(c.id) ?? []);
+    let checks: CheckResult[] = this.checks.flatMap((c) => byId.get(c.id) ?? []);
 
-    const outcome = decide({ facts, checks, pHarm, sBenign, ...(precedent ? { precedent } : {}), ...(rule ? { rule } : {}) }, gate);
+    const decideOn = (cs: CheckResult[]): GateOutcome =>
+      this.applyPolicies(decide({ facts, checks: cs, pHarm, sBenign, ...(precedent ? { precedent } : {}), ...(rule ? { rule } : {}) }, gate), facts, cs);
+    let outcome = decideOn(checks);
+    const meter = new LlmMeter();
+    let llmRecord: Omit<VerdictLlm, 'usage'> = {};
+    // AGrail: with a model, the Analyzer and the Executor adapt this action's checks when a guard
+    // request is in force or the gate is unsure. Their checks can add failures; only checks the
+    // Analyzer itself wrote can be withdrawn again, so a deny by any other check stands
+    const byOrigin = new Map(this.checks.map((c) => [c.id, c]));
+    const ownDeny = (c: CheckResult): boolean => c.status === 'fail' && c.severity === 'hard' && byOrigin.get(c.id)?.origin === 'analyzer';
+    const hardFails = checks.filter((c) => c.status === 'fail' && c.severity === 'hard');
+    const denied = outcome.kind === 'final' && outcome.decision === 'deny' && !(outcome.path === 'check' && hardFails.every(ownDeny));
+    if (this.deps.llm && !facts.parseError && !denied && (req.guardRequest || outcome.kind === 'ambiguous' || hardFails.some(ownDeny))) {
+      const adapted = await this.adaptChecks(req, facts, checkIds, env, meter, signal);
+      llmRecord = adapted.record;
+      const withdrawn = new Set([...adapted.deleted.filter((cid) => byOrigin.get(cid)?.origin === 'analyzer'), ...adapted.results.map((r) => r.id)]);
+      checks = [...checks.filter((c) => !withdrawn.has(c.id)), ...adapted.results];
+      outcome = decideOn(checks);
+    }
     let decision: Verdict['decision'];
     let path: Verdict['path'];
     let reason: string;
     if (outcome.kind === 'final') ({ decision, path, reason } = outcome);
     else if (this.deps.judge) {
       const j = await this.deps.judge.judge({ request: req, facts, rules, checks, probes, scores: { pHarm, sBenign } }, signal);
+      if (j.usage) meter.merge(j.usage);
+      llmRecord.judge = { decision: j.decision, confidence: j.confidence, reason: j.reason };
       path = 'judge';
       if (j.decision === 'ask' || j.confidence < gate.judgeMinConfidence) {
         decision = 'ask';
@@ -314,7 +441,73 @@ export class Engine {
       reason = `ambiguous, sent to a human: ${outcome.reason}`;
     }
     if (best) this.tree.recordHit(best.leafId, this.deps.clock.now());
-    return { id, at: this.deps.clock.now(), decision, path, reason, scores: { pHarm, sBenign }, rules, checks, probes, facts, request: req, latencyMs: 0 };
+    const verdict: Verdict = { id, at: this.deps.clock.now(), decision, path, reason, scores: { pHarm, sBenign }, rules, checks, probes, facts, request: req, latencyMs: 0 };
+    if (meter.usage.calls > 0 || Object.keys(llmRecord).length > 0) verdict.llm = { usage: meter.usage, ...llmRecord };
+    return verdict;
+  }
+
+  /**
+   * AGrail's test-time adaptation for one action: the Analyzer revises the retrieved checks under
+   * the criteria and the guard request, the Executor keeps, deletes or runs them with tools, and
+   * what survives is written to the library and to the checks memory under this action's key, so
+   * the next similar action runs them without a model. Any model failure throws (fail closed).
+   */
+  private async adaptChecks(
+    req: ActionRequest,
+    facts: Facts,
+    retrievedIds: Set<string>,
+    env: CheckEnvInput,
+    meter: LlmMeter,
+    signal: AbortSignal,
+  ): Promise<{ results: CheckResult[]; deleted: string[]; record: Omit<VerdictLlm, 'usage'> }> {
+    const llm = this.deps.llm!;
+    const retrieved = this.checks.filter((c) => c.enabled && retrievedIds.has(c.id) && !this.policyOfCheck.has(c.id));
+    const analysis = await analyze(llm, { request: req, facts, retrieved }, meter, signal);
+    // an Analyzer id that names a library check it did not retrieve must not overwrite that check
+    for (const item of analysis.checks) {
+      const existing = this.checks.find((c) => c.id === item.check.id);
+      if (item.op !== 'keep' && existing && existing.origin !== 'analyzer') {
+        const renamed = { ...item.check, id: `${item.check.id}.analyzer` };
+        analysis.save = analysis.save.map((c) => (c === item.check ? renamed : c));
+        item.check = renamed;
+      }
+    }
+    const exec = await execute(
+      llm,
+      {
+        request: req,
+        facts,
+        analysis,
+        tools: this.deps.tools ?? [],
+        toolContext: { request: req, facts, policy: this.policyData(facts), probes: env.probes },
+        runCheck: (c) => runChecks([c], env)[0] ?? { id: c.id, title: c.title, severity: c.severity, status: 'skipped', detail: 'does not apply to this kind of action' },
+      },
+      meter,
+      signal,
+    );
+    const kept = exec.decisions.filter((d) => d.decision !== 'delete').map((d) => d.check);
+    const removed = [...analysis.drop, ...exec.decisions.filter((d) => d.decision === 'delete').map((d) => d.check)].filter((cid) => !kept.includes(cid));
+    const toSave = analysis.save.filter((c) => kept.includes(c.id));
+    const key = `${facts.paraphrase} ${facts.commandForm}`;
+    const at = this.deps.clock.now();
+    this.deps.store.transaction(() => {
+      for (const c of toSave) this.deps.store.saveCheck(c);
+      this.deps.store.saveChecksMemoryEntry(key, this.memory.adapt(key, { add: kept, remove: removed }, at));
+    });
+    if (toSave.length > 0) {
+      this.loadChecks();
+      this.emit('checks.changed', this.listChecks());
+    }
+    const opOf = new Map(analysis.checks.map((c) => [c.check.id, c.op]));
+    return {
+      results: exec.results,
+      deleted: removed,
+      record: {
+        analysis: exec.decisions.map((d) => ({ check: d.check, op: opOf.get(d.check) ?? 'keep', executor: d.decision })),
+        ...(analysis.rejected.length ? { rejected: analysis.rejected } : {}),
+        ...(exec.tools.length ? { tools: exec.tools.map((t) => ({ tool: t.tool, ok: t.ok, violation: t.violation, detail: t.detail })) } : {}),
+      },
+    };
   }
 
   // ---------------------------------------------------------------- records
@@ -488,6 +681,16 @@ export class Engine {
     return this.deps.embedder;
   }
 
+  /** The chat model, when one is configured. */
+  get llm(): Llm | undefined {
+    return this.deps.llm;
+  }
+
+  /** The tree's insertion thresholds (information-gain split threshold, out-of-distribution floor). */
+  get treeSettings(): { theta: number; oodFloor: number } {
+    return { ...this.deps.tree };
+  }
+
   get store(): Store {
     return this.deps.store;
   }
@@ -500,6 +703,7 @@ export class Engine {
   async close(): Promise<void> {
     this.persistTree();
     this.deps.store.close();
+    for (const t of this.deps.tools ?? []) await t.close?.().catch(() => undefined);
     await this.deps.projector.close?.();
     await this.deps.embedder.close?.();
   }

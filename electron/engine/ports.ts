@@ -2,7 +2,9 @@
  * Ports: the roles the engine needs from the outside world. Adapters (one folder per outside
  * thing under adapters/) implement them; create-engine.ts wires one adapter to each port.
  */
-import type { Decision, ProbeResult, RetrievedRule, CheckResult, ActionRequest, Facts } from '../../shared/types.js';
+import type { Decision, ProbeResult, RetrievedRule, CheckResult, ActionRequest, Facts, LlmUsage } from '../../shared/types.js';
+
+export type { LlmUsage };
 
 /** Turns text into unit-length vectors. */
 export interface Embedder {
@@ -36,6 +38,8 @@ export interface JudgeOutput {
   decision: Decision;
   reason: string;
   confidence: number;
+  /** What the judge's model calls cost, when it used a model. */
+  usage?: LlmUsage;
 }
 
 /** An LLM judge for ambiguous actions (SafeHarbor 3.5). */
@@ -59,4 +63,37 @@ export interface Log {
   info(msg: string, data?: Record<string, unknown>): void;
   warn(msg: string, data?: Record<string, unknown>): void;
   error(msg: string, data?: Record<string, unknown>): void;
+}
+
+/** One chat call whose answer must be a JSON object. */
+export interface LlmRequest {
+  /** Which role asks (analyzer, executor, judge, rule-generator, agent): logs and accounting. */
+  role: string;
+  system: string;
+  user: string;
+  maxTokens?: number;
+  /** Extra turns (e.g. the model's bad reply and the correction asked for). */
+  followUp?: { assistant: string; user: string }[];
+}
+
+/** A model's answer: the JSON object it returned (repaired if it was nearly JSON) and its cost. */
+export interface LlmReply {
+  json: unknown;
+  text: string;
+  repaired: boolean;
+  cached: boolean;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+  latencyMs: number;
+}
+
+/**
+ * An OpenAI-compatible chat model. Implementations time out, retry transient failures with
+ * backoff, repair or reject non-JSON answers and cache identical prompts; every failure throws
+ * LLM_FAILED (or TIMEOUT) so callers fail closed.
+ */
+export interface Llm {
+  readonly model: string;
+  completeJson(req: LlmRequest, signal: AbortSignal): Promise<LlmReply>;
 }

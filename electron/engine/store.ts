@@ -2,7 +2,7 @@
  * The Store port: what the engine persists. Tree nodes and members are stored as opaque bodies
  * next to their vectors, so the tree's own row shape can grow without a migration.
  */
-import type { Check, Decision, ReviewDecision, TreeEvent, Verdict } from '../../shared/types.js';
+import type { Check, Decision, LoadedPolicy, ReviewDecision, TreeEvent, Verdict } from '../../shared/types.js';
 import type { AuditEntry, AuditReport } from './audit/audit-chain.js';
 
 /** A persisted memory-tree node: routing fields plus whatever else the tree serialises. */
@@ -70,6 +70,10 @@ export interface Store {
   listChecks(): Check[];
   saveCheck(c: Check): void;
   deleteCheck(id: string): void;
+  /** Task-specific policies, each with the ids of the checks that came with it. */
+  listPolicies(): LoadedPolicy[];
+  savePolicy(p: LoadedPolicy): void;
+  deletePolicy(id: string): void;
   loadChecksMemory(): unknown[];
   saveChecksMemoryEntry(key: string, entry: unknown): void;
 

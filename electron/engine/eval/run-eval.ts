@@ -3,6 +3,7 @@
  * engine, and compute the metrics. A malformed line is reported with its line number and the
  * run goes on.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { EvalCase, EvalMetrics, Verdict } from '../../../shared/types.js';
 import { EngineError, toErrorInfo } from '../../../shared/errors.js';
@@ -46,6 +47,28 @@ export function readCaseFile(path: string): CaseFile {
     throw new EngineError('BAD_INPUT', `cannot read case file ${path}: ${(e as Error).message}`, 'cases');
   }
   return parseCaseLines(text);
+}
+
+/** The two halves of any case set: `dev` may be looked at and tuned on, `heldout` is only reported. */
+export type Split = 'dev' | 'heldout';
+
+/**
+ * The half a case falls in, from a hash of its id alone: deterministic, the same for any case
+ * source, and blind to everything else about the case.
+ */
+export function splitOf(id: string): Split {
+  return createHash('sha256').update(id).digest()[0]! < 128 ? 'dev' : 'heldout';
+}
+
+/** The cases of one split (or all of them); line errors are kept. */
+export function takeSplit(file: CaseFile, split: Split | 'all'): CaseFile {
+  if (split === 'all') return file;
+  return { cases: file.cases.filter((c) => splitOf(c.item.id) === split), errors: file.errors };
+}
+
+/** Gives every case without a guard request of its own the policy's request. */
+export function withGuardRequest(file: CaseFile, guardRequest: string): CaseFile {
+  return { ...file, cases: file.cases.map((c) => (c.item.guardRequest ? c : { ...c, item: { ...c.item, guardRequest } })) };
 }
 
 /** The request the engine sees for one case. */

@@ -29,7 +29,7 @@ export interface IntakeAnswer {
 const answerSchema = z.object({
   id: z.string(),
   decision: z.enum(['allow', 'deny', 'ask']),
-  path: z.enum(['fast', 'check', 'projector', 'memory', 'judge', 'human', 'review', 'error']),
+  path: z.enum(['fast', 'check', 'policy', 'projector', 'memory', 'judge', 'human', 'review', 'error']),
   reason: z.string(),
   pending: z.boolean(),
   timedOut: z.boolean().optional(),

@@ -62,6 +62,35 @@ export function VerdictCard({ v, testId }: { v: Verdict; testId?: string }) {
           ))}
         </ul>
       </details>
+      {v.llm ? (
+        <details data-testid="verdict-llm">
+          <summary>
+            Model ({v.llm.usage.calls} calls, {v.llm.usage.promptTokens + v.llm.usage.completionTokens} tokens{v.llm.usage.costUsd > 0 ? `, $${v.llm.usage.costUsd.toFixed(4)}` : ''}, {v.llm.usage.latencyMs.toFixed(0)} ms)
+          </summary>
+          <ul>
+            {(v.llm.analysis ?? []).map((a) => (
+              <li key={a.check}>
+                Analyzer {a.op} · Executor {a.executor} <code>{a.check}</code>
+              </li>
+            ))}
+            {(v.llm.rejected ?? []).map((r) => (
+              <li key={`rejected-${r.check}`} className="muted">
+                rejected <code>{r.check}</code>: {r.reason}
+              </li>
+            ))}
+            {(v.llm.tools ?? []).map((t, i) => (
+              <li key={`tool-${i}`}>
+                tool <code>{t.tool}</code> {t.ok ? (t.violation ? 'found a violation' : 'found nothing') : 'failed'}: {t.detail}
+              </li>
+            ))}
+            {v.llm.judge ? (
+              <li>
+                judge: {v.llm.judge.decision} ({v.llm.judge.confidence.toFixed(2)}) {v.llm.judge.reason}
+              </li>
+            ) : null}
+          </ul>
+        </details>
+      ) : null}
       <details>
         <summary>Retrieved rules ({v.rules.length})</summary>
         <ul>

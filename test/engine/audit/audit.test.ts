@@ -120,7 +120,7 @@ describe('audit trail', () => {
     const again = SqliteStore.open(path);
     expect(again.auditEntries().map((e) => `${e.kind} ${e.ref}`)).toEqual(['backfill verdict:old']);
     expect(again.verifyAudit().ok).toBe(true);
-    expect(again.db.prepare('SELECT name FROM migrations ORDER BY id').pluck().all()).toEqual(['001-initial', '002-audit']);
+    expect(again.db.prepare('SELECT name FROM migrations ORDER BY id').pluck().all()).toEqual(['001-initial', '002-audit', '003-policies']);
     again.close();
   });
 });

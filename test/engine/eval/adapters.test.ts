@@ -80,7 +80,7 @@ describe.runIf(DATA !== null)('public sets as cases', () => {
     expect(benign.find((c) => c.request.includes('/test/matrix.txt'))!.action).toEqual({ type: 'shell', command: 'sed -n 3p /test/matrix.txt' });
   });
 
-  it('mind2web-sc: 100 allowed and 100 denied web actions with the profile and the six rules', async () => {
+  it('mind2web-sc: 100 allowed and 100 denied web actions with the profile, and no policy derived from the data', async () => {
     const cases = await load('mind2web-sc');
     expect(labels(cases)).toEqual({ benign: 100, harmful: 100 });
     expect(cases[0]).toMatchObject({
@@ -90,9 +90,7 @@ describe.runIf(DATA !== null)('public sets as cases', () => {
       label: 0,
     });
     expect(count(cases, (c) => (c.action.type === 'web' ? c.action.operation : 'other'))).toEqual({ CLICK: 179, SELECT: 19, HOVER: 2 });
-    const policy = cases[0]!.guardRequest!;
-    expect(policy.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(6);
-    expect(new Set(cases.map((c) => c.guardRequest)).size).toBe(1);
+    for (const c of cases) expect(c.guardRequest).toBeUndefined();
     expect(count(cases.filter((c) => c.label === 1), (c) => c.category!)["User without a driver's license cannot buy or rent a car"]).toBe(24);
   });
 
@@ -102,22 +100,14 @@ describe.runIf(DATA !== null)('public sets as cases', () => {
     expect(() => parseActionRepr('[button] Go -> LAUNCH')).toThrow(/unknown web operation/);
   });
 
-  it('eicu-ac: 154 allowed and 162 denied queries, labels explained by the role policy', async () => {
+  it('eicu-ac: 154 allowed and 162 denied queries run as their role, and no policy derived from the data', async () => {
     const cases = await load('eicu-ac');
     expect(labels(cases)).toEqual({ benign: 154, harmful: 162 });
     expect(count(cases, (c) => c.category!)).toEqual({ physician: 98, nursing: 112, 'general administration': 106 });
-    const items = raw('eicu-ac', 'eicu_ac.json') as { access_gt: Record<string, string[]>; identity: string }[];
-    const policy = cases[0]!.guardRequest!;
-    const granted = (role: string, table: string, column: string): boolean => {
-      const line = policy.split('\n').find((l) => l.startsWith(`${role}: `)) ?? '';
-      const m = line.match(new RegExp(`(?:^|; |: )${table} \\(([^)]*)\\)`));
-      return !!m && m[1]!.split(', ').includes(column);
-    };
+    const items = raw('eicu-ac', 'eicu_ac.json') as { query: string; identity: string }[];
     cases.forEach((c, i) => {
-      expect(c.action).toMatchObject({ type: 'sql', identity: c.user });
-      const reads = Object.entries(items[i]!.access_gt).flatMap(([t, cols]) => cols.map((col) => [t, col] as const));
-      const allGranted = reads.every(([t, col]) => granted(items[i]!.identity, t, col));
-      expect(allGranted, c.id).toBe(c.label === 0);
+      expect(c.action).toEqual({ type: 'sql', query: items[i]!.query, identity: items[i]!.identity });
+      expect(c.guardRequest).toBeUndefined();
     });
   });
 

@@ -15,7 +15,7 @@ import { EngineError } from '../../../../shared/errors.js';
 import { convertTfjsGraph, hashTfjsGraph, CONVERTER_VERSION } from './tfjs-to-onnx.js';
 import { parseSentencePieceVocab, SentencePieceTokenizer } from './sentencepiece.js';
 import { OnnxEmbedder } from './onnx-embedder.js';
-import { quantizeMatMulWeights } from './quantize.js';
+import { quantizeMatMulWeights, QUANTIZE_VERSION } from './quantize.js';
 import { WorkerSession, type ModelSession } from './worker-session.js';
 
 /** Width of a USE-lite vector. */
@@ -137,7 +137,7 @@ export async function ensureUseLiteOnnx(cacheDir = defaultModelCacheDir(), log?:
 /** The int8 model, derived from the float conversion (made first if missing). */
 async function ensureQuantized(cacheDir: string, log?: Log): Promise<UseLiteOnnx> {
   let float = await ensureUseLiteOnnx(cacheDir, log, 'fp32');
-  const path = float.path.replace(/\.onnx$/, '-int8.onnx');
+  const path = float.path.replace(/\.onnx$/, `-int8${QUANTIZE_VERSION}.onnx`);
   if (existsSync(path)) return { ...float, path, bytes: (await stat(path)).size };
   const started = performance.now();
   let bytes: Uint8Array;

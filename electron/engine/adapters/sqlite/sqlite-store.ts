@@ -12,7 +12,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Check, ReviewDecision, TreeEvent, Verdict, Decision } from '../../../../shared/types.js';
+import type { Check, LoadedPolicy, ReviewDecision, TreeEvent, Verdict, Decision } from '../../../../shared/types.js';
 import { EngineError } from '../../../../shared/errors.js';
 import type { Store, StoredNode, StoredMember, BenignRow, VerdictQuery } from '../../store.js';
 import { nextEntry, verifyChain, type AuditEntry, type AuditKind, type AuditReport } from '../../audit/audit-chain.js';
@@ -58,6 +58,10 @@ const MIGRATIONS: { name: string; sql?: string; up?: (db: Database.Database) => 
       for (const r of db.prepare('SELECT id, reverted, body FROM tree_events ORDER BY id').all() as EventRow[]) appendAudit(db, 'backfill', `event:${r.id}`, eventRecord(r), at);
       for (const r of db.prepare('SELECT id, body FROM checks ORDER BY id').all() as { id: string; body: string }[]) appendAudit(db, 'backfill', `check:${r.id}`, r.body, at);
     },
+  },
+  {
+    name: '003-policies',
+    sql: `CREATE TABLE policies (id TEXT PRIMARY KEY, body TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
   },
 ];
 
@@ -419,6 +423,20 @@ export class SqliteStore implements Store {
       ];
       return verifyChain(this.iterateAudit(), { lookup, refs });
     }).deferred();
+  }
+
+  listPolicies(): LoadedPolicy[] {
+    return (this.db.prepare('SELECT body FROM policies ORDER BY id').all() as { body: string }[]).map((r) => JSON.parse(r.body) as LoadedPolicy);
+  }
+
+  savePolicy(p: LoadedPolicy): void {
+    this.db
+      .prepare('INSERT INTO policies (id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at')
+      .run(p.id, JSON.stringify(p), Date.now());
+  }
+
+  deletePolicy(id: string): void {
+    this.db.prepare('DELETE FROM policies WHERE id = ?').run(id);
   }
 
   loadChecksMemory(): unknown[] {

@@ -26,6 +26,9 @@ import {
   normalizePath,
   type RequestScope,
 } from '../facts/index.js';
+import { deniedColumns } from '../tools/sql-permission.js';
+import { actionText, brokenRules } from '../tools/profile-rules.js';
+import type { Action } from '../../../../shared/types.js';
 
 /** The action the functions answer for. */
 export interface ActionScope {
@@ -91,6 +94,13 @@ function foreignHome(raw: string): boolean {
   return !!m && !isUnder(p, current.home) && !isUnder(current.home, `/home/${m[1]}`);
 }
 
+/** The request and action a check passes to profile_violations, as far as they can be read. */
+function requestParts(request: unknown): { ask: string; action: Action } {
+  const r = request as { request?: unknown; action?: unknown } | null;
+  if (!r || typeof r !== 'object' || typeof r.request !== 'string' || !r.action || typeof r.action !== 'object') throw new Error('profile_violations needs the action request (`request`)');
+  return { ask: r.request, action: r.action as Action };
+}
+
 /** Names and descriptions of the functions, for the rule editor and documentation. */
 export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'under(path, prefix): bool', description: 'path is prefix or lies below it' },
@@ -112,6 +122,14 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'foreign_home(path): bool', description: "the path (absolute, ~ or relative to the working directory) lies in another account's home directory" },
   { signature: 'abs(path): string', description: 'the path made absolute against the working directory and home (~), as probes key it' },
   { signature: 'plain(text): string', description: 'the text in lower case with _ - . / + = and camelCase joins read as spaces (instructions hidden in names)' },
+  {
+    signature: 'sql_denied(sql, access, [schema,] role): list<string>',
+    description: 'the table.column entries the SQL facts (facts.sql) touch that the role may not read under the access map {role: {table: [columns] | "*"}}; the schema {table: [columns]} expands * and resolves unqualified columns',
+  },
+  {
+    signature: 'profile_violations(rules, request, profile): list<string>',
+    description: 'the violation texts of the profile rules [{id, action, require, violation}] whose action pattern matches the request and action and whose requirement (CEL over profile) the profile does not meet',
+  },
 ];
 
 /** The shared environment; compiled expressions keep a reference to it. */
@@ -145,4 +163,10 @@ export const CHECK_ENV = new Environment({
   .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode))
   .registerFunction('plain(string): string', (text: string) => plainWords(text))
   .registerFunction('foreign_home(string): bool', (p: string) => foreignHome(p))
-  .registerFunction('abs(string): string', (p: string) => normalizePath(p, current.cwd, current.home));
+  .registerFunction('abs(string): string', (p: string) => normalizePath(p, current.cwd, current.home))
+  .registerFunction('sql_denied(dyn, dyn, dyn, string): list<string>', (sql: unknown, access: unknown, schema: unknown, role: string) => deniedColumns(sql, access, schema, role).denied)
+  .registerFunction('sql_denied(dyn, dyn, string): list<string>', (sql: unknown, access: unknown, role: string) => deniedColumns(sql, access, {}, role).denied)
+  .registerFunction('profile_violations(dyn, dyn, dyn): list<string>', (rules: unknown, request: unknown, profile: unknown) => {
+    const { ask, action } = requestParts(request);
+    return brokenRules(rules, actionText(ask, action), profile).map((b) => b.violation);
+  });

@@ -1,18 +1,21 @@
 /**
- * The rule language on disk: a YAML document of checks whose `when` is a CEL expression.
+ * The rule language on disk: a YAML document of checks whose `when` is a CEL expression, and
+ * optionally one `policy:` block (a task-specific policy: its guard request, the action kinds it
+ * governs, what happens when none of its checks fails, and the data its checks read as `policy`).
  * Import validates every field and compiles every expression; export writes exactly what
  * import reads.
  */
 import { parse as parseYaml, stringify } from 'yaml';
 import { z } from 'zod';
-import type { Check } from '../../../../shared/types.js';
+import type { Check, Policy } from '../../../../shared/types.js';
 import { compileCheck } from './run.js';
 
 const KINDS = ['shell', 'tool', 'sql', 'web', 'text'] as const;
+const ID = /^[a-z0-9][a-z0-9._-]*$/;
 
 const checkSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'id must be lower-case letters, digits, dots, dashes or underscores'),
+    id: z.string().regex(ID, 'id must be lower-case letters, digits, dots, dashes or underscores'),
     title: z.string().min(1),
     description: z.string().default(''),
     when: z.string().min(1),
@@ -26,7 +29,18 @@ const checkSchema = z
   })
   .strict();
 
-const fileSchema = z.object({ version: z.literal(1).default(1), checks: z.array(z.unknown()) }).strict();
+const policySchema = z
+  .object({
+    id: z.string().regex(ID, 'id must be lower-case letters, digits, dots, dashes or underscores'),
+    title: z.string().min(1),
+    request: z.string().min(1),
+    kinds: z.array(z.enum(KINDS)).min(1, 'a policy governs at least one action kind'),
+    otherwise: z.enum(['allow', 'gate']).default('gate'),
+    data: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+const fileSchema = z.object({ version: z.literal(1).default(1), policy: z.unknown().optional(), checks: z.array(z.unknown()) }).strict();
 
 /** One problem in a rules file, with where it is. */
 export interface RuleIssue {
@@ -34,8 +48,11 @@ export interface RuleIssue {
   message: string;
 }
 
+/** A parsed rules file: its checks, and its policy when it has a `policy:` block. */
+export type ParsedRuleFile = { ok: true; checks: Check[]; policy?: Policy } | { ok: false; issues: RuleIssue[] };
+
 /** Parses a rules file; every problem is reported, none is thrown. */
-export function parseRuleFile(text: string): { ok: true; checks: Check[] } | { ok: false; issues: RuleIssue[] } {
+export function parseRuleFile(text: string): ParsedRuleFile {
   let doc: unknown;
   try {
     doc = parseYaml(text);
@@ -47,6 +64,12 @@ export function parseRuleFile(text: string): { ok: true; checks: Check[] } | { o
   const issues: RuleIssue[] = [];
   const checks: Check[] = [];
   const seen = new Set<string>();
+  let policy: Policy | undefined;
+  if (top.data.policy !== undefined) {
+    const p = policySchema.safeParse(top.data.policy);
+    if (p.success) policy = p.data as Policy;
+    else for (const i of p.error.issues) issues.push({ path: ['policy', ...i.path].join('.'), message: i.message });
+  }
   top.data.checks.forEach((raw, idx) => {
     const r = checkSchema.safeParse(raw);
     const label = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : `#${idx + 1}`;
@@ -56,6 +79,10 @@ export function parseRuleFile(text: string): { ok: true; checks: Check[] } | { o
     }
     if (seen.has(r.data.id)) issues.push({ path: `checks.${label}`, message: 'duplicate id' });
     seen.add(r.data.id);
+    // a policy's checks run only on the kinds it governs, and on every such action
+    const outside = policy ? r.data.kinds.filter((k) => !policy.kinds.includes(k)) : [];
+    if (outside.length > 0) issues.push({ path: `checks.${label}.kinds`, message: `the policy does not govern ${outside.join(', ')}; the check would never run there` });
+    if (policy && r.data.scope === 'retrieved') issues.push({ path: `checks.${label}.scope`, message: "a policy's checks run on every action it governs; scope: retrieved is not allowed" });
     try {
       compileCheck(r.data);
     } catch (e) {
@@ -64,11 +91,12 @@ export function parseRuleFile(text: string): { ok: true; checks: Check[] } | { o
     }
     checks.push(r.data as Check);
   });
-  return issues.length ? { ok: false, issues } : { ok: true, checks };
+  if (issues.length) return { ok: false, issues };
+  return policy ? { ok: true, checks, policy } : { ok: true, checks };
 }
 
-/** Writes checks as a rules file that parseRuleFile reads back to the same checks. */
-export function serializeRuleFile(checks: Check[]): string {
+/** Writes checks (and a policy) as a rules file that parseRuleFile reads back to the same checks and policy. */
+export function serializeRuleFile(checks: Check[], policy?: Policy): string {
   const ordered = checks.map((c) => {
     const o: Record<string, unknown> = { id: c.id, title: c.title, description: c.description, category: c.category, severity: c.severity, origin: c.origin, kinds: c.kinds, enabled: c.enabled };
     if (c.probes?.length) o['probes'] = c.probes;
@@ -76,5 +104,6 @@ export function serializeRuleFile(checks: Check[]): string {
     o['when'] = c.when;
     return o;
   });
-  return stringify({ version: 1, checks: ordered }, { lineWidth: 0 });
+  const head = policy ? { version: 1, policy: { id: policy.id, title: policy.title, request: policy.request, kinds: policy.kinds, otherwise: policy.otherwise, data: policy.data } } : { version: 1 };
+  return stringify({ ...head, checks: ordered }, { lineWidth: 0 });
 }

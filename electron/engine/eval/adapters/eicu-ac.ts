@@ -4,12 +4,9 @@
  * columns the query reads (`access_gt`) and those the role may not read (`inaccessible_db`);
  * label 1 exactly when the latter is not empty.
  *
- * Guards are evaluated on this set with its access-control policy in hand (which role may read
- * which columns). That policy text is not in the data folder, so the adapter restates it from
- * the data itself: per role, the columns its queries read that were never inaccessible to it.
- * The rights are consistent across items (no column is both granted and refused to a role), so
- * this is the published policy restricted to the columns the set touches. The same text goes
- * with every case.
+ * The access-control policy (which role may read which columns) is not derived from the data: it
+ * is the published policy, written as a rules file (assets/policies/eicu-ac.yaml) that
+ * `warden eval eicu-ac` loads. `access_gt` and `inaccessible_db` only check the labels here.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -29,45 +26,10 @@ const itemSchema = z.object({
   inaccessible_db: columnsSchema,
 });
 
-type EicuItem = z.infer<typeof itemSchema>;
-
-/**
- * The access rights per role as the set applies them. Throws when one item grants a column
- * that another refuses to the same role, since then no single policy explains the labels.
- */
-export function eicuPolicy(items: EicuItem[]): string {
-  const granted = new Map<string, Map<string, Set<string>>>();
-  const refused = new Set<string>();
-  for (const it of items) for (const [table, cols] of Object.entries(it.inaccessible_db)) for (const c of cols) refused.add(`${it.identity}|${table}|${c}`);
-  for (const it of items) {
-    for (const [table, cols] of Object.entries(it.access_gt)) {
-      for (const c of cols) {
-        if (it.inaccessible_db[table]?.includes(c)) continue;
-        if (refused.has(`${it.identity}|${table}|${c}`)) {
-          throw new EngineError('BAD_INPUT', `eicu-ac: ${it.identity} is both granted and refused ${table}.${c}`, 'benchmarks');
-        }
-        const role = granted.get(it.identity) ?? new Map<string, Set<string>>();
-        granted.set(it.identity, role);
-        const set = role.get(table) ?? new Set<string>();
-        role.set(table, set);
-        set.add(c);
-      }
-    }
-  }
-  const lines = ['Access control for the eICU database. A role may read only the tables and columns listed for it; deny a query that reads any other table or column.'];
-  for (const role of [...granted.keys()].sort()) {
-    const tables = granted.get(role)!;
-    const parts = [...tables.keys()].sort().map((t) => `${t} (${[...tables.get(t)!].sort().join(', ')})`);
-    lines.push(`${role}: ${parts.join('; ')}`);
-  }
-  return lines.join('\n');
-}
-
 /** Loads EICU-AC as 316 SQL cases (154 allowed, 162 denied). */
 export async function loadEicuAc(dir: string): Promise<EvalCase[]> {
   const file = join(dir, 'eicu-ac', 'eicu_ac.json');
   const items = parseWith(z.array(itemSchema), await readJson(file), file);
-  const guardRequest = eicuPolicy(items);
   const cases = items.map((it, i): EvalCase => {
     const denied = Object.values(it.inaccessible_db).some((cols) => cols.length > 0);
     if (denied !== (it.label === 1)) {
@@ -81,7 +43,6 @@ export async function loadEicuAc(dir: string): Promise<EvalCase[]> {
       category: it.identity,
       action: { type: 'sql', query: it.query, identity: it.identity },
       context: { user: it.identity },
-      guardRequest,
     };
   });
   return finishCases('eicu-ac', cases);

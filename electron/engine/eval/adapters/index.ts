@@ -19,6 +19,15 @@ export type BenchmarkName = 'safe-os' | 'mind2web-sc' | 'eicu-ac' | 'agentharm' 
 export const BENCHMARK_NAMES: readonly BenchmarkName[] = ['safe-os', 'mind2web-sc', 'eicu-ac', 'agentharm', 'injecagent'];
 
 /**
+ * The policy file (under assets/policies/) `warden eval <set>` loads for a set whose guard needs a
+ * task-specific policy; `--policy FILE` names another. Sets not listed run without one.
+ */
+export const DEFAULT_POLICY_FILES: Partial<Record<BenchmarkName, string>> = {
+  'mind2web-sc': 'mind2web-sc.yaml',
+  'eicu-ac': 'eicu-ac.yaml',
+};
+
+/**
  * Loads a public set as cases. `dir` is the benchmarks folder; without it, WARDEN_BENCHMARKS or
  * the `shared/data/benchmarks` found upwards from the working directory. AgentHarm loads its
  * test_public split and InjecAgent its base setting; the per-set loaders take the others.

@@ -5,9 +5,9 @@
  * observation, and `target_action_reprs` ("[combobox]  Sort By -> SELECT: Price: Low to High")
  * the web action.
  *
- * The rules are the set's policy, given to every guard evaluated on it. The adapter states them
- * as the guard request, read from the set's own `violation` texts so nothing of the set is kept
- * in the code; the same text goes with every case, so it carries no label.
+ * The six rules are not derived here: they are a task-specific policy an administrator writes
+ * (assets/policies/mind2web-sc.yaml), which `warden eval mind2web-sc` loads. `label`, `violation`
+ * and `category` are for measuring only; no decision reads them.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -44,17 +44,10 @@ export function parseActionRepr(repr: string): { element: string; operation: str
   return value ? { element, operation, value } : { element, operation };
 }
 
-/** The policy of the set: every distinct rule named by a violating item. */
-export function mind2webPolicy(violations: string[]): string {
-  const rules = [...new Set(violations.filter((v) => v.trim() !== ''))].sort();
-  return ['Deny the web action when the user profile breaks one of these rules:', ...rules.map((r) => `- ${r}`)].join('\n');
-}
-
 /** Loads Mind2Web-SC as 200 web-action cases (100 allowed, 100 denied). */
 export async function loadMind2WebSc(dir: string): Promise<EvalCase[]> {
   const file = join(dir, 'mind2web-sc', 'sample_labeled_all.json');
   const items = parseWith(z.array(itemSchema), await readJson(file), file);
-  const guardRequest = mind2webPolicy(items.map((it) => it.violation));
   const cases = items.map((it, i): EvalCase => {
     if ((it.label === 1) !== (it.violation.trim() !== '')) {
       throw new EngineError('BAD_INPUT', `${file} item ${i}: label ${it.label} disagrees with violation ${JSON.stringify(it.violation)}`, 'benchmarks');
@@ -72,7 +65,6 @@ export async function loadMind2WebSc(dir: string): Promise<EvalCase[]> {
       category: it.violation || 'allowed',
       action: { type: 'web', ...web },
       context: { profile: it.user_info, observation: `website: ${it.website} (${it.domain} / ${it.subdomain})` },
-      guardRequest,
     };
   });
   return finishCases('mind2web-sc', cases);

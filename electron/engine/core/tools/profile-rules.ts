@@ -1,0 +1,147 @@
+/**
+ * User-profile rules for actions (GuardAgent's Mind2Web-SC task): "a user under 18 cannot book a
+ * hotel". The policy's data holds the rules:
+ *
+ *   rules:
+ *     - id: hotel-adult
+ *       action: "\\bbook\\b.*\\bhotel"      # regular expression (case-insensitive) over the task and the action
+ *       require: profile.age >= 18         # CEL over the user's profile
+ *       violation: User aged under 18 cannot book a hotel
+ *
+ * A rule applies when its `action` matches the text of the request followed by the action (for a
+ * web action: operation, element and value); it is broken when its requirement is not met. A
+ * requirement that cannot be evaluated (a field the profile lacks, a value of the wrong type)
+ * counts as not met: the guard fails closed.
+ */
+import { Environment } from '@marcbachmann/cel-js';
+import { z } from 'zod';
+import type { Action } from '../../../../shared/types.js';
+import type { GuardTool, ToolContext, ToolReport } from './types.js';
+
+/** One profile rule. */
+export interface ProfileRule {
+  id: string;
+  /** Regular expression over the request and the action, case-insensitive. */
+  action: string;
+  /** CEL over `profile`; true when the user may do it. */
+  require: string;
+  /** What a reviewer reads when the rule is broken. */
+  violation: string;
+}
+
+/** A broken rule, and why. */
+export interface BrokenRule {
+  id: string;
+  violation: string;
+  /** Set when the requirement could not be evaluated. */
+  error?: string;
+}
+
+const ruleSchema = z
+  .object({ id: z.string().min(1), action: z.string().min(1), require: z.string().min(1), violation: z.string().min(1) })
+  .strict();
+const rulesSchema = z.array(ruleSchema);
+
+const REQUIRE_ENV = new Environment({
+  unlistedVariablesAreDyn: false,
+  homogeneousAggregateLiterals: false,
+  limits: { maxAstNodes: 500, maxDepth: 50, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 8 },
+}).registerVariable('profile', 'dyn');
+
+type Compiled = (env: Record<string, unknown>) => unknown;
+const compiledRequire = new Map<string, Compiled>();
+const compiledAction = new Map<string, RegExp>();
+
+function requirement(text: string): Compiled {
+  let fn = compiledRequire.get(text);
+  if (!fn) {
+    const typed = REQUIRE_ENV.check(text) as { valid: boolean; error?: { message?: string } };
+    if (!typed.valid) throw new Error(`require ${JSON.stringify(text)}: ${typed.error?.message?.split('\n')[0] ?? 'does not type-check'}`);
+    fn = REQUIRE_ENV.parse(text) as unknown as Compiled;
+    if (compiledRequire.size > 1000) compiledRequire.clear();
+    compiledRequire.set(text, fn);
+  }
+  return fn;
+}
+
+function pattern(text: string): RegExp {
+  let re = compiledAction.get(text);
+  if (!re) {
+    re = new RegExp(text, 'i');
+    if (compiledAction.size > 1000) compiledAction.clear();
+    compiledAction.set(text, re);
+  }
+  return re;
+}
+
+/**
+ * Validates rules (shape, regular expressions, requirements); throws naming the rule at fault, so
+ * a policy with a broken rule is refused rather than silently skipped.
+ */
+export function parseProfileRules(data: unknown): ProfileRule[] {
+  const rules = rulesSchema.parse(data);
+  for (const r of rules) {
+    try {
+      pattern(r.action);
+      requirement(r.require);
+    } catch (e) {
+      throw new Error(`profile rule ${r.id}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  return rules;
+}
+
+/** The text rules match: the request, then what the action does. */
+export function actionText(request: string, action: Action): string {
+  const what =
+    action.type === 'web'
+      ? [action.operation, action.element, action.value ?? ''].join(' ')
+      : action.type === 'shell'
+        ? action.command
+        : action.type === 'sql'
+          ? action.query
+          : action.type === 'tool'
+            ? `${action.name} ${JSON.stringify(action.arguments)}`
+            : action.content;
+  return `${request}\n${what}`.replace(/[ \t]+/g, ' ').trim();
+}
+
+/** The rules that apply to `text` and whose requirement `profile` does not meet. */
+export function brokenRules(rules: unknown, text: string, profile: unknown): BrokenRule[] {
+  const out: BrokenRule[] = [];
+  const env = { profile: profile && typeof profile === 'object' ? profile : {} };
+  for (const r of parseProfileRules(rules)) {
+    if (!pattern(r.action).test(text)) continue;
+    let met: unknown;
+    try {
+      met = requirement(r.require)(env);
+    } catch (e) {
+      out.push({ id: r.id, violation: r.violation, error: (e as Error).message.split('\n')[0]! });
+      continue;
+    }
+    if (met !== true) out.push({ id: r.id, violation: r.violation, ...(typeof met === 'boolean' ? {} : { error: `the requirement returned ${typeof met}, not a boolean` }) });
+  }
+  return out;
+}
+
+const inputSchema = z.object({ profile: z.record(z.string(), z.unknown()).optional() }).strict();
+
+/** The tool: reads the rules from the policy's data (`rules`) and the profile from the action's context. */
+export const profileRulesTool: GuardTool = {
+  name: 'profile_rules',
+  description: "Lists the policy's user-profile rules that apply to this task and action and that the user's profile does not meet.",
+  inputHelp: '{"profile"?: object}: the user profile to check; defaults to the action context\'s profile',
+  async run(input: unknown, ctx: ToolContext): Promise<ToolReport> {
+    const tool = 'profile_rules';
+    const parsed = inputSchema.safeParse(input ?? {});
+    if (!parsed.success) return { tool, ok: false, violation: false, detail: `bad input: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+    const profile = parsed.data.profile ?? ctx.request.context?.profile ?? {};
+    try {
+      const broken = brokenRules(ctx.policy['rules'] ?? [], actionText(ctx.request.request, ctx.request.action), profile);
+      if (broken.length === 0) return { tool, ok: true, violation: false, detail: 'no profile rule forbids this task for this user', data: broken };
+      return { tool, ok: true, violation: true, detail: broken.map((b) => b.violation + (b.error ? ` (${b.error})` : '')).join('; '), data: broken };
+    } catch (e) {
+      return { tool, ok: false, violation: false, detail: `the policy's rules are not usable: ${(e as Error).message.split('\n')[0]}` };
+    }
+  },
+};

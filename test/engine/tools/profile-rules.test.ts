@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { extractFacts } from '../../../electron/engine/core/facts/index.js';
+import { runChecks } from '../../../electron/engine/core/checks/index.js';
+import { actionText, brokenRules, parseProfileRules, profileRulesTool, PURE_TOOLS } from '../../../electron/engine/core/tools/index.js';
+import type { ActionRequest, Check } from '../../../shared/types.js';
+
+const RULES = [
+  { id: 'hotel-adult', action: '\\bhotels?\\b', require: 'profile.age >= 18', violation: 'User aged under 18 cannot book a hotel' },
+  { id: 'shop-member', action: '\\badd to (cart|bag)\\b', require: 'profile.membership == true', violation: 'User must be a member to shop' },
+];
+const web = (request: string, element: string, profile: Record<string, unknown>): ActionRequest => ({
+  request,
+  action: { type: 'web', element, operation: 'CLICK' },
+  context: { profile },
+});
+
+describe('profile rules', () => {
+  it('a rule whose action matches and whose requirement the profile misses is broken', () => {
+    expect(brokenRules(RULES, 'Book a hotel in Rome\nCLICK [button] Search', { age: 16 })).toEqual([{ id: 'hotel-adult', violation: 'User aged under 18 cannot book a hotel' }]);
+    expect(brokenRules(RULES, 'Book a hotel in Rome\nCLICK [button] Search', { age: 30 })).toEqual([]);
+  });
+
+  it('a rule whose action does not match does not apply, whatever the profile', () => {
+    expect(brokenRules(RULES, 'Find a train to Milan\nCLICK [button] Search', { age: 9, membership: false })).toEqual([]);
+  });
+
+  it('matches the web action as well as the task, case-insensitively', () => {
+    const text = actionText('Buy a blue scarf', { type: 'web', element: '[button] Add To Cart', operation: 'CLICK' });
+    expect(text).toBe('Buy a blue scarf\nCLICK [button] Add To Cart');
+    expect(brokenRules(RULES, text, { membership: false }).map((b) => b.id)).toEqual(['shop-member']);
+  });
+
+  it('a requirement that cannot be evaluated counts as not met (fails closed)', () => {
+    const [b] = brokenRules(RULES, 'a hotel', {});
+    expect(b).toMatchObject({ id: 'hotel-adult' });
+    expect(b!.error).toMatch(/age/);
+    expect(brokenRules(RULES, 'a hotel', { age: '20' })[0]).toMatchObject({ id: 'hotel-adult' });
+  });
+
+  it('refuses a rule with a bad pattern, a bad requirement or a missing field, naming it', () => {
+    expect(() => parseProfileRules([{ ...RULES[0], action: '(' }])).toThrow(/hotel-adult/);
+    expect(() => parseProfileRules([{ ...RULES[0], require: 'profile.age >=' }])).toThrow(/hotel-adult/);
+    expect(() => parseProfileRules([{ id: 'x', action: 'a', require: 'true' }])).toThrow();
+  });
+});
+
+describe('the profile_rules tool and the profile_violations function', () => {
+  const signal = new AbortController().signal;
+  const ctx = (req: ActionRequest) => ({ request: req, facts: extractFacts(req), policy: { rules: RULES }, probes: [] });
+
+  it('is one of the pure tools', () => {
+    expect(PURE_TOOLS).toContain(profileRulesTool);
+  });
+
+  it('reports the broken rules with their violation texts, using the context profile or a given one', async () => {
+    const req = web('Find a hotel in Oslo', '[button] Search', { age: 12 });
+    expect(await profileRulesTool.run({}, ctx(req), signal)).toMatchObject({ ok: true, violation: true, detail: 'User aged under 18 cannot book a hotel' });
+    expect(await profileRulesTool.run({ profile: { age: 40 } }, ctx(req), signal)).toMatchObject({ ok: true, violation: false });
+  });
+
+  it('cannot answer (ok false) when the policy rules are unusable', async () => {
+    const req = web('Find a hotel', '[button] Search', { age: 40 });
+    expect(await profileRulesTool.run({}, { ...ctx(req), policy: { rules: [{ id: 'x' }] } }, signal)).toMatchObject({ ok: false });
+  });
+
+  it('a check in the rule language fails on a broken rule and passes otherwise', () => {
+    const check: Check = {
+      id: 'p.profile', title: 'profile', description: '', severity: 'hard', category: 'policy', origin: 'policy', kinds: ['web'], enabled: true,
+      when: 'size(profile_violations(policy.rules, request, context.profile)) > 0',
+    };
+    const run = (req: ActionRequest) => runChecks([check], { facts: extractFacts(req), request: req, context: req.context ?? {}, probes: [], policy: { rules: RULES } })[0]!.status;
+    expect(run(web('Book a hotel', '[button] Book', { age: 15 }))).toBe('fail');
+    expect(run(web('Book a hotel', '[button] Book', { age: 25 }))).toBe('pass');
+    expect(run(web('Read the news', '[link] World', { age: 15 }))).toBe('pass');
+  });
+});
