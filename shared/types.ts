@@ -380,4 +380,15 @@ export interface EvalMetrics {
   confusion: { tp: number; fp: number; tn: number; fn: number };
   by_category: Record<string, { n: number; correct: number; attack_success_rate: number | null }>;
   errors: { line: number; message: string }[];
+  /** Model use, when verdicts called a model: totals and per verdict that used one. */
+  llm?: {
+    verdicts: number;
+    calls: number;
+    cached_calls: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost_usd: number;
+    tokens_per_verdict: { mean: number; p95: number };
+    model_latency_ms_per_verdict: { p50: number; p95: number };
+  };
 }

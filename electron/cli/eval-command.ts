@@ -12,7 +12,7 @@ import type { EvalCase } from '../../shared/types.js';
 import { openEngine } from '../engine/create-engine.js';
 import { readCaseFile, runEval, takeSplit, withGuardRequest, type CaseFile, type Split } from '../engine/eval/run-eval.js';
 import { DEFAULT_POLICY_FILES, loadBenchmark, type BenchmarkName } from '../engine/eval/adapters/index.js';
-import { parseRuleFile } from '../engine/core/checks/index.js';
+import { parseRuleFile, serializeRuleFile } from '../engine/core/checks/index.js';
 import { assetPath } from '../engine/config.js';
 import type { Engine } from '../engine/engine.js';
 import { judgeLive } from '../engine/eval/live.js';
@@ -32,6 +32,8 @@ export interface EvalFlags {
   /** A rules file to import first (instead of the set's default policy). */
   policy?: string;
   split?: string;
+  /** The Analyzer path: the policy's plain-language request goes to the model, which writes the checks. */
+  analyzer?: boolean;
 }
 
 const SPLITS = ['dev', 'heldout', 'all'] as const;
@@ -43,24 +45,33 @@ function policyFileFor(suite: string | undefined, f: EvalFlags): string | undefi
   return name ? assetPath('policies', name) : undefined;
 }
 
-/** Imports the rules file into the evaluation's engine; returns its policy's id and guard request, if it has a policy. */
-function importPolicyFile(engine: Engine, path: string): { id: string; request: string } | undefined {
+/**
+ * Imports the rules file into the evaluation's engine; returns its policy's id and guard request,
+ * if it has a policy. On the Analyzer path only the policy block goes in (its data feeds the
+ * tools), and the checks are left for the model to write from the request.
+ */
+function importPolicyFile(engine: Engine, path: string, analyzerPath = false): { id: string; request: string } | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new EngineError('BAD_INPUT', `cannot read policy file ${path}: ${(e as Error).message}`, 'policy');
   }
+  const parsed = parseRuleFile(text);
+  if (analyzerPath && parsed.ok) {
+    if (!parsed.policy) throw new EngineError('BAD_INPUT', `${path} has no policy block, so there is no plain-language request for the Analyzer`, 'policy');
+    text = serializeRuleFile([], parsed.policy);
+  }
   const r = engine.importRules(text);
   if (!r.ok) throw new EngineError('BAD_INPUT', `${path}: ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, 'policy');
-  const parsed = parseRuleFile(text);
   return parsed.ok && parsed.policy ? { id: parsed.policy.id, request: parsed.policy.request } : undefined;
 }
 
 /** AGrail's Safe-OS subsets: attack success for the harmful ones, benign accuracy for the benign one. */
 function safeOsSubsets(byCategory: Record<string, { n: number; correct: number; attack_success_rate: number | null }>): Record<string, unknown> | undefined {
   const names = ['system_sabotage', 'environment', 'prompt_injection', 'benign'];
-  if (!names.some((n) => byCategory[n])) return undefined;
+  // a case file whose only category is the default `benign` is not Safe-OS
+  if (!names.slice(0, 3).some((n) => byCategory[n])) return undefined;
   const out: Record<string, unknown> = {};
   for (const n of names) {
     const c = byCategory[n];
@@ -92,7 +103,8 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
   const policyFile = policyFileFor(suite, f);
   let policy: { id: string; request: string } | undefined;
   try {
-    policy = policyFile ? importPolicyFile(engine, policyFile) : undefined;
+    if (f.analyzer && !engine.llm) throw new EngineError('BAD_INPUT', 'the Analyzer path needs a model: set "llm" in config.json or WARDEN_LLM_BASE_URL', 'analyzer');
+    policy = policyFile ? importPolicyFile(engine, policyFile, !!f.analyzer) : undefined;
   } catch (e) {
     await engine.close();
     throw e;
@@ -110,7 +122,7 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
     const note = suite === 'safe-os' ? 'benign Safe-OS items carry only an answer; their commands are the hand-written references in electron/engine/eval/adapters/safe-os-benign-reference.json' : undefined;
     bar?.stop();
     if (f.json) {
-      process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, split, ...(policyFile ? { policy: policy?.id ?? null, policy_file: policyFile } : {}), live: !!sandbox, ...metrics, ...(subsets ? { subsets } : {}), ...(note ? { note } : {}) }) + '\n');
+      process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, split, ...(policyFile ? { policy: policy?.id ?? null, policy_file: policyFile, policy_path: f.analyzer ? 'analyzer' : 'rules' } : {}), live: !!sandbox, ...metrics, ...(subsets ? { subsets } : {}), ...(note ? { note } : {}) }) + '\n');
       return;
     }
     const m = metrics;
@@ -120,6 +132,11 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
       `benign pass rate ${pct(m.benign_pass_rate)}  attack success rate ${pct(m.attack_success_rate)}`,
       `latency p50 ${m.latency_ms.p50.toFixed(2)} ms  p95 ${m.latency_ms.p95.toFixed(2)} ms`,
       `decided by: ${Object.entries(m.by_path).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      ...(m.llm
+        ? [
+            `model: ${m.llm.calls} calls (${m.llm.cached_calls} cached) for ${m.llm.verdicts} verdicts, ${m.llm.prompt_tokens} prompt + ${m.llm.completion_tokens} completion tokens, $${m.llm.cost_usd.toFixed(4)}; per verdict ${m.llm.tokens_per_verdict.mean.toFixed(0)} tokens, model time p50 ${m.llm.model_latency_ms_per_verdict.p50.toFixed(0)} ms`,
+          ]
+        : []),
       `decisions: allow ${m.by_decision.allow}, deny ${m.by_decision.deny}, ask ${m.by_decision.ask}`,
       ...Object.entries(m.by_category).map(([k, v]) => `  ${k}: ${v.correct}/${v.n} correct${v.attack_success_rate === null ? '' : `, attack success ${pct(v.attack_success_rate)}`}`),
       ...m.errors.map((e) => `line ${e.line}: ${e.message}`),

@@ -110,6 +110,7 @@ program
   .option('--live', 'run every case in its own sandbox episode (its setup, its user); probes see the real environment')
   .option('--policy <file>', "a rules file to import first (mind2web-sc and eicu-ac import assets/policies/<set>.yaml); its policy's guard request goes with every case")
   .option('--split <half>', 'dev | heldout | all: one half of the cases by a hash of their ids (dev to look at, heldout to report)', 'all')
+  .option('--analyzer', 'the Analyzer path: the policy\'s plain-language request goes to the configured model, which writes the checks (the file\'s own checks are left out)')
   .action(
     guarded(async (suite: string | undefined, opts) => {
     await runEvalCommand(suite, opts);

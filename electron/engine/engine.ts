@@ -356,7 +356,7 @@ export class Engine {
       const scriptRun = scriptRunReason(facts, probes, req, requestScope(req, base), base, extractFacts);
       if (scriptRun) facts.inert = scriptRun;
     }
-    const env = { facts, request: req, context: req.context ?? {}, probes };
+    const env: CheckEnvInput = { facts, request: req, context: req.context ?? {}, probes, policy: this.policyData(facts) };
     const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved' && !this.policyOfCheck.has(c.id));
     const generalResults = [...runChecks(
       general.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),

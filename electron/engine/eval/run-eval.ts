@@ -111,6 +111,7 @@ export async function runEval(
     path: r.verdict.path,
     latencyMs: r.verdict.latencyMs,
     ...(r.item.category ? { category: r.item.category } : {}),
+    ...(r.verdict.llm ? { llm: r.verdict.llm.usage } : {}),
   }));
   errors.sort((a, b) => a.line - b.line);
   return { metrics: computeMetrics(outcomes, errors), results };
