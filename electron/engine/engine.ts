@@ -74,8 +74,11 @@ export interface EngineEvents {
 
 /**
  * Text the embedder sees for an action: request, paraphrase and the action itself (DESIGN.md
- * step 3). The paraphrase costs tokens, but the projector's validation split scores better with
- * it (0.81 against 0.78 accuracy).
+ * step 3). The paraphrase costs tokens, and the encoder cannot start before the parse that makes
+ * it, but the projector's validation split scores better with it (int8 encoder: 67/91 = 0.736
+ * against 64/91 = 0.703 for request and action alone). Without it the encoder could start at
+ * once: the verdict was ~30% faster in one measurement, yet no faster relative to its own (then
+ * shorter) embedding call.
  */
 export function embeddingText(req: ActionRequest, facts: Facts): string {
   const a = req.action;
@@ -346,7 +349,8 @@ export class Engine {
   private async judgeFacts(id: string, req: ActionRequest, facts: Facts, prober: Prober | undefined, signal: AbortSignal): Promise<Verdict> {
     const { gate } = this.deps;
     // the encoder works in its own thread; meanwhile the probes run and every check that needs
-    // neither the vector nor retrieval is evaluated
+    // neither the vector nor retrieval is evaluated. The embedder hands the text to its thread
+    // within this call (not in a later microtask), so the synchronous work below overlaps it
     const xPromise = this.embedOne(embeddingText(req, facts));
     xPromise.catch(() => undefined);
     const probes: ProbeResult[] = prober && needsProbes(facts) ? await prober.probe(facts, req, signal) : [];

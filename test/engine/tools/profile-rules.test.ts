@@ -74,3 +74,25 @@ describe('the profile_rules tool and the profile_violations function', () => {
     expect(run(web('Read the news', '[link] World', { age: 15 }))).toBe('pass');
   });
 });
+
+describe('first-match rule sets', () => {
+  const list = [
+    { id: 'car', action: '\\bcars?\\b', require: 'profile.dr_license == true', violation: 'no licence, no car' },
+    { id: 'shop', action: '\\bshop\\b', require: 'profile.membership == true', violation: 'members only' },
+  ];
+  const profile = { dr_license: true, membership: false };
+
+  it('lets only the first matching rule decide a task under match: first', () => {
+    expect(brokenRules({ match: 'first', list }, 'shop for the cheapest car', profile)).toEqual([]);
+    expect(brokenRules({ match: 'first', list }, 'shop for shoes', profile).map((b) => b.id)).toEqual(['shop']);
+  });
+
+  it('applies every matching rule under match: all (and for a plain list)', () => {
+    expect(brokenRules({ match: 'all', list }, 'shop for the cheapest car', profile).map((b) => b.id)).toEqual(['shop']);
+    expect(brokenRules(list, 'shop for the cheapest car', profile).map((b) => b.id)).toEqual(['shop']);
+  });
+
+  it('refuses an unknown match mode', () => {
+    expect(() => brokenRules({ match: 'any', list }, 'x', profile)).toThrow();
+  });
+});

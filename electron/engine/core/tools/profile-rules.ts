@@ -40,7 +40,16 @@ export interface BrokenRule {
 const ruleSchema = z
   .object({ id: z.string().min(1), action: z.string().min(1), require: z.string().min(1), violation: z.string().min(1) })
   .strict();
-const rulesSchema = z.array(ruleSchema);
+const rulesSchema = z.union([
+  z.array(ruleSchema),
+  z.object({ match: z.enum(['all', 'first']), list: z.array(ruleSchema) }).strict(),
+]);
+
+/** Rules with how they apply: `all` (every matching rule) or `first` (a task falls under the first rule whose action matches, as when a policy sorts each action into one category). */
+export interface ProfileRuleSet {
+  match: 'all' | 'first';
+  list: ProfileRule[];
+}
 
 const REQUIRE_ENV = new Environment({
   unlistedVariablesAreDyn: false,
@@ -78,9 +87,10 @@ function pattern(text: string): RegExp {
  * Validates rules (shape, regular expressions, requirements); throws naming the rule at fault, so
  * a policy with a broken rule is refused rather than silently skipped.
  */
-export function parseProfileRules(data: unknown): ProfileRule[] {
-  const rules = rulesSchema.parse(data);
-  for (const r of rules) {
+export function parseProfileRules(data: unknown): ProfileRuleSet {
+  const parsed = rulesSchema.parse(data);
+  const set: ProfileRuleSet = Array.isArray(parsed) ? { match: 'all', list: parsed } : parsed;
+  for (const r of set.list) {
     try {
       pattern(r.action);
       requirement(r.require);
@@ -88,7 +98,7 @@ export function parseProfileRules(data: unknown): ProfileRule[] {
       throw new Error(`profile rule ${r.id}: ${(e as Error).message.split('\n')[0]}`);
     }
   }
-  return rules;
+  return set;
 }
 
 /** The text rules match: the request, then what the action does. */
@@ -110,8 +120,11 @@ export function actionText(request: string, action: Action): string {
 export function brokenRules(rules: unknown, text: string, profile: unknown): BrokenRule[] {
   const out: BrokenRule[] = [];
   const env = { profile: profile && typeof profile === 'object' ? profile : {} };
-  for (const r of parseProfileRules(rules)) {
+  const set = parseProfileRules(rules);
+  for (const r of set.list) {
     if (!pattern(r.action).test(text)) continue;
+    // under `first` the first matching rule alone decides the task
+    if (set.match === 'first') return brokenRules([r], text, profile);
     let met: unknown;
     try {
       met = requirement(r.require)(env);
