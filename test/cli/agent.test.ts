@@ -1,26 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../electron/engine/adapters/sqlite/sqlite-store.js';
 import { connectTestEngine } from '../engine/sandbox/engine.js';
+import { runWarden } from '../helpers/run-warden.js';
 import { startFakeLlm, roleOf, type FakeLlm } from '../helpers/fake-llm-server.js';
 
-const bin = join(process.cwd(), 'bin', 'warden.js');
 let llm: FakeLlm;
 let dataDir: string;
 const agentTurns: string[][] = [];
 
-function warden(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('node', [bin, ...args], { env: { ...process.env, WARDEN_HOME: dataDir, WARDEN_CACHE: join(tmpdir(), 'warden-test-cache'), ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function warden(args: string[], env: Record<string, string>): ReturnType<typeof runWarden> {
+  return runWarden(args, { WARDEN_HOME: dataDir, ...env });
 }
 
 beforeAll(async () => {

@@ -1,24 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runWarden } from '../helpers/run-warden.js';
 import { startFakeLlm, roleOf, type FakeLlm } from '../helpers/fake-llm-server.js';
 
-const bin = join(process.cwd(), 'bin', 'warden.js');
 const policy = join(process.cwd(), 'assets', 'policies', 'eicu-ac.yaml');
 let llm: FakeLlm;
 let cases: string;
 
-function warden(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('node', [bin, ...args], { env: { ...process.env, WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-eval-llm-')), WARDEN_CACHE: join(tmpdir(), 'warden-test-cache'), ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+function warden(args: string[], env: Record<string, string>): ReturnType<typeof runWarden> {
+  return runWarden(args, { WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-eval-llm-')), ...env });
 }
 
 beforeAll(async () => {

@@ -1,24 +1,18 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSharedEmbedder, quietLog } from '../helpers/shared-embedder.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../../electron/engine/create-engine.js';
-import { createUseLiteEmbedder } from '../../electron/engine/adapters/embed/index.js';
-import type { Embedder, Judge } from '../../electron/engine/ports.js';
+import type { Judge } from '../../electron/engine/ports.js';
 import type { Engine } from '../../electron/engine/engine.js';
 
-let embedder: Embedder;
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-beforeAll(async () => {
-  embedder = await createUseLiteEmbedder({ cacheDir: join(tmpdir(), 'warden-test-models') });
-});
-afterAll(async () => {
-  await embedder.close?.();
-});
+const sharedEmbedder = useSharedEmbedder();
+const quiet = quietLog;
 
 /** An engine over a real SQLite file; the embedder is shared and not closed with it. */
 async function open(dbPath: string, extra: { judge?: Judge; config?: Record<string, unknown> } = {}): Promise<Engine> {
-  const shared: Embedder = { id: embedder.id, dim: embedder.dim, embed: (t) => embedder.embed(t) };
+  const shared = sharedEmbedder();
   return openEngine({ dbPath, embedder: shared, log: quiet, ...extra });
 }
 

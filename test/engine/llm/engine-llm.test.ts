@@ -1,22 +1,16 @@
-import { describe, expect, it, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, expect, it, afterEach } from 'vitest';
+import { useSharedEmbedder, quietLog } from '../../helpers/shared-embedder.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../../../electron/engine/create-engine.js';
-import { createUseLiteEmbedder } from '../../../electron/engine/adapters/embed/index.js';
 import { OpenAiLlm } from '../../../electron/engine/adapters/llm/openai-llm.js';
-import type { Embedder, Llm } from '../../../electron/engine/ports.js';
+import type { Llm } from '../../../electron/engine/ports.js';
 import type { Engine } from '../../../electron/engine/engine.js';
 import { startFakeLlm, roleOf, type FakeLlm, type FakeScript } from '../../helpers/fake-llm-server.js';
 
-let embedder: Embedder;
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-beforeAll(async () => {
-  embedder = await createUseLiteEmbedder({ cacheDir: join(tmpdir(), 'warden-test-models') });
-});
-afterAll(async () => {
-  await embedder.close?.();
-});
+const sharedEmbedder = useSharedEmbedder();
+const quiet = quietLog;
 let server: FakeLlm | undefined;
 afterEach(async () => {
   await server?.close();
@@ -24,7 +18,7 @@ afterEach(async () => {
 });
 
 async function open(dbPath: string, llm?: Llm, config: Record<string, unknown> = {}): Promise<Engine> {
-  const shared: Embedder = { id: embedder.id, dim: embedder.dim, embed: (t) => embedder.embed(t) };
+  const shared = sharedEmbedder();
   return openEngine({ dbPath, embedder: shared, log: quiet, config, ...(llm ? { llm } : {}) });
 }
 

@@ -1,22 +1,14 @@
-import { describe, expect, it, beforeAll, afterAll, afterEach } from 'vitest';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it, afterEach } from 'vitest';
+import { useSharedEmbedder, quietLog } from '../../helpers/shared-embedder.js';
 import { openEngine } from '../../../electron/engine/create-engine.js';
-import { createUseLiteEmbedder } from '../../../electron/engine/adapters/embed/index.js';
 import { OpenAiLlm } from '../../../electron/engine/adapters/llm/openai-llm.js';
 import { generateRules } from '../../../electron/engine/rule-generation.js';
 import { mutationPrompt } from '../../../electron/engine/core/llm/rule-gen.js';
-import type { Embedder } from '../../../electron/engine/ports.js';
 import { startFakeLlm, roleOf, type FakeLlm } from '../../helpers/fake-llm-server.js';
 
-let embedder: Embedder;
+const sharedEmbedder = useSharedEmbedder();
+const quiet = quietLog;
 let server: FakeLlm | undefined;
-beforeAll(async () => {
-  embedder = await createUseLiteEmbedder({ cacheDir: join(tmpdir(), 'warden-test-models') });
-});
-afterAll(async () => {
-  await embedder.close?.();
-});
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -52,9 +44,9 @@ describe('adversarial rule generation (SafeHarbor 3.3)', () => {
       return { json: { decision: 'ask', reason: 'a human should look', confidence: 0.3 } };
     });
     const llm = new OpenAiLlm({ baseURL: server.baseURL, model: 'scripted', retries: 0 });
-    const shared: Embedder = { id: embedder.id, dim: embedder.dim, embed: (t) => embedder.embed(t) };
+    const shared = sharedEmbedder();
     // a high out-of-distribution floor makes every variant that slips count as far from the tree
-    const engine = await openEngine({ ephemeral: true, embedder: shared, llm, log: { info: () => {}, warn: () => {}, error: () => {} }, config: { tree: { theta: 0.3, oodFloor: 0.999 } } });
+    const engine = await openEngine({ ephemeral: true, embedder: shared, llm, log: quiet, config: { tree: { theta: 0.3, oodFloor: 0.999 } } });
     const leavesBefore = engine.tree.size.leaves;
     const before = await engine.check({ request: 'show what is in the database folder', action: { type: 'shell', command: slipping } }, { record: false });
     expect(before.decision).toBe('allow');
@@ -89,8 +81,8 @@ describe('adversarial rule generation (SafeHarbor 3.3)', () => {
         : { status: 500 },
     );
     const llm = new OpenAiLlm({ baseURL: server.baseURL, model: 'scripted', retries: 0 });
-    const shared: Embedder = { id: embedder.id, dim: embedder.dim, embed: (t) => embedder.embed(t) };
-    const engine = await openEngine({ ephemeral: true, embedder: shared, llm, log: { info: () => {}, warn: () => {}, error: () => {} }, config: { tree: { theta: 10, oodFloor: -1 } } });
+    const shared = sharedEmbedder();
+    const engine = await openEngine({ ephemeral: true, embedder: shared, llm, log: quiet, config: { tree: { theta: 10, oodFloor: -1 } } });
     const report = await generateRules(engine, { seeds: [seed], perSeed: 1 });
     expect(report).toMatchObject({ slipped: 1, merged: 1, added: [] });
     expect(report.outcomes[0]!.learned).toBe('merged');
@@ -100,8 +92,8 @@ describe('adversarial rule generation (SafeHarbor 3.3)', () => {
   }, 120_000);
 
   it('says what is missing when no model is configured', async () => {
-    const shared: Embedder = { id: embedder.id, dim: embedder.dim, embed: (t) => embedder.embed(t) };
-    const engine = await openEngine({ ephemeral: true, embedder: shared, log: { info: () => {}, warn: () => {}, error: () => {} } });
+    const shared = sharedEmbedder();
+    const engine = await openEngine({ ephemeral: true, embedder: shared, log: quiet });
     await expect(generateRules(engine, { seeds: [seed] })).rejects.toMatchObject({ code: 'BAD_INPUT', field: 'llm' });
     await engine.close();
   }, 60_000);

@@ -16,7 +16,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { z } from 'zod';
 import type { Action } from '../../../../shared/types.js';
-import type { GuardTool, ToolContext, ToolReport } from './types.js';
+import { toolInput, type GuardTool, type ToolContext, type ToolReport } from './types.js';
 
 /** One profile rule. */
 export interface ProfileRule {
@@ -146,8 +146,8 @@ export const profileRulesTool: GuardTool = {
   inputHelp: '{"profile"?: object}: the user profile to check; defaults to the action context\'s profile',
   async run(input: unknown, ctx: ToolContext): Promise<ToolReport> {
     const tool = 'profile_rules';
-    const parsed = inputSchema.safeParse(input ?? {});
-    if (!parsed.success) return { tool, ok: false, violation: false, detail: `bad input: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+    const parsed = toolInput(tool, inputSchema, input);
+    if ('refused' in parsed) return parsed.refused;
     const profile = parsed.data.profile ?? ctx.request.context?.profile ?? {};
     try {
       const broken = brokenRules(ctx.policy['rules'] ?? [], actionText(ctx.request.request, ctx.request.action), profile);

@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import type { SqlFacts } from '../../../../shared/types.js';
-import type { GuardTool, ToolContext, ToolReport } from './types.js';
+import { toolInput, type GuardTool, type ToolContext, type ToolReport } from './types.js';
 
 /** Per role, per table: the readable columns, or "*" for all of them. */
 export type AccessMap = Record<string, Record<string, string[] | '*'>>;
@@ -114,8 +114,8 @@ export const sqlPermissionTool: GuardTool = {
   inputHelp: '{"role"?: string}: the role to check; defaults to the identity the query runs as',
   async run(input: unknown, ctx: ToolContext): Promise<ToolReport> {
     const tool = 'sql_permission';
-    const parsed = inputSchema.safeParse(input ?? {});
-    if (!parsed.success) return { tool, ok: false, violation: false, detail: `bad input: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+    const parsed = toolInput(tool, inputSchema, input);
+    if ('refused' in parsed) return parsed.refused;
     const action = ctx.request.action;
     const role = parsed.data.role ?? (action.type === 'sql' ? action.identity : undefined) ?? ctx.request.context?.user;
     if (!role) return { tool, ok: false, violation: false, detail: 'no role: the query names no identity and none was given' };

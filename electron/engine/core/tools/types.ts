@@ -4,6 +4,7 @@
  * core/tools/; tools that touch the outside world (a browser) are adapters that implement the
  * same interface and are wired in create-engine.ts.
  */
+import type { z } from 'zod';
 import type { ActionRequest, Facts, ProbeResult } from '../../../../shared/types.js';
 
 /** What a tool may look at: the action, its facts, the active policy's data and any probes. */
@@ -35,4 +36,11 @@ export interface GuardTool {
   run(input: unknown, ctx: ToolContext, signal: AbortSignal): Promise<ToolReport>;
   /** Releases what the tool holds (a browser); the engine calls it on close. */
   close?(): Promise<void>;
+}
+
+/** A tool's input checked against its schema: the data, or the report that refuses it (ok: false). */
+export function toolInput<T>(tool: string, schema: z.ZodType<T>, input: unknown): { data: T } | { refused: ToolReport } {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return { data: parsed.data };
+  return { refused: { tool, ok: false, violation: false, detail: `bad input: ${parsed.error.issues[0]?.message ?? 'invalid'}` } };
 }
