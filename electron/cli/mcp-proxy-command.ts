@@ -16,7 +16,7 @@ export function registerMcpProxyCommand(program: Command): void {
   program
     .command('mcp-proxy')
     .description('run an MCP server behind Warden: every tools/call is judged first; everything else is forwarded')
-    .option('-r, --request <text>', 'what the human asked for (default: $WARDEN_REQUEST, else "use the <name> MCP server <command line>", so the paths the server was given are in scope)')
+    .option('-r, --request <text>', 'what the human asked for (default: $WARDEN_REQUEST, else "use the <name> MCP server (<its arguments>)", so the paths the server was given are in scope)')
     .option('--name <name>', 'server name shown in verdicts (default: the command name)')
     .option('--ask-timeout <ms>', 'longest wait for a reviewer on ask; then deny (MCP clients time out requests after 60 s)', (v) => parseInt(v, 10), 50_000)
     .argument('<command...>', 'the MCP server command and its arguments, after --')
@@ -27,7 +27,10 @@ export function registerMcpProxyCommand(program: Command): void {
         // `node server.js`, `npx @scope/server`: the server is the first argument, not the launcher
         const launcher = /^(node|nodejs|npx|bunx|bun|deno|uvx|uv|python3?|pipx)$/.test(basename(command!)) && args[0] && !args[0].startsWith('-');
         const name = opts.name ?? basename(launcher ? args[0]! : command!);
-        const request = opts.request ?? process.env['WARDEN_REQUEST'] ?? `use the ${name} MCP server (${argv.join(' ')})`;
+        // the server's own arguments (the folders it may use) put those paths in scope; where the
+        // server is installed says nothing about the task, so its path stays out of the request
+        const serverArgs = launcher ? args.slice(1) : args;
+        const request = opts.request ?? process.env['WARDEN_REQUEST'] ?? `use the ${name} MCP server${serverArgs.length ? ` (${serverArgs.join(' ')})` : ''}`;
         // the engine warms up while the client and the server say hello
         const guard: Promise<Guard> = connectGuard();
         guard.catch(() => undefined);
