@@ -416,16 +416,19 @@ export class Engine {
     // AGrail: with a model, the Analyzer and the Executor adapt this action's checks when a guard
     // request is in force or the gate is unsure. Their checks can add failures; only checks the
     // Analyzer itself wrote can be withdrawn again, so a deny by any other check stands
-    const analyzerMade = (id: string): boolean => this.compiledOrigin.get(id) === 'analyzer';
-    const ownDeny = (c: CheckResult): boolean => c.status === 'fail' && c.severity === 'hard' && analyzerMade(c.id);
-    const hardFails = this.deps.llm ? checks.filter((c) => c.status === 'fail' && c.severity === 'hard') : [];
-    const denied = outcome.kind === 'final' && outcome.decision === 'deny' && !(outcome.path === 'check' && hardFails.every(ownDeny));
-    if (this.deps.llm && !facts.parseError && !denied && (req.guardRequest || outcome.kind === 'ambiguous' || hardFails.some(ownDeny))) {
-      const adapted = await this.adaptChecks(req, facts, checkIds, env, meter, signal);
-      llmRecord = adapted.record;
-      const withdrawn = new Set([...adapted.deleted.filter(analyzerMade), ...adapted.results.map((r) => r.id)]);
-      checks = [...checks.filter((c) => !withdrawn.has(c.id)), ...adapted.results];
-      outcome = decideOn(checks);
+    if (this.deps.llm && !facts.parseError) {
+      const analyzerMade = (id: string): boolean => this.compiledOrigin.get(id) === 'analyzer';
+      const hardFails = checks.filter((c) => c.status === 'fail' && c.severity === 'hard');
+      const ownHardFail = hardFails.some((c) => analyzerMade(c.id));
+      // a deny by any check but the Analyzer's own (or by another path) stands
+      const denied = outcome.kind === 'final' && outcome.decision === 'deny' && !(outcome.path === 'check' && hardFails.every((c) => analyzerMade(c.id)));
+      if (!denied && (req.guardRequest || outcome.kind === 'ambiguous' || ownHardFail)) {
+        const adapted = await this.adaptChecks(req, facts, checkIds, env, meter, signal);
+        llmRecord = adapted.record;
+        const withdrawn = new Set([...adapted.deleted.filter(analyzerMade), ...adapted.results.map((r) => r.id)]);
+        checks = [...checks.filter((c) => !withdrawn.has(c.id)), ...adapted.results];
+        outcome = decideOn(checks);
+      }
     }
     let decision: Verdict['decision'];
     let path: Verdict['path'];

@@ -9,6 +9,7 @@
  * being checked, which runChecks installs for the duration of one synchronous evaluation.
  */
 import { Environment } from '@marcbachmann/cel-js';
+import { cachedRegex } from '../cached-regex.js';
 import {
   grantsSetuid,
   grantsWorldRead,
@@ -51,17 +52,6 @@ export function withActionScope<T>(scope: ActionScope, fn: () => T): T {
   } finally {
     current = saved;
   }
-}
-
-const regexCache = new Map<string, RegExp>();
-function regex(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    re = new RegExp(pattern, 'i');
-    if (regexCache.size > 2000) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re;
 }
 
 /** A working directory that is a project, not / , a system place or a home directory itself. */
@@ -156,7 +146,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('device(string): bool', (p: string) => isDevicePath(p))
   .registerFunction('in_workspace(string): bool', (p: string) => inWorkspace(p))
   .registerFunction('local_host(string): bool', (t: string) => isLocalHost(t))
-  .registerFunction('asked(string): bool', (pattern: string) => regex(pattern).test(current.ask))
+  .registerFunction('asked(string): bool', (pattern: string) => cachedRegex(pattern).test(current.ask))
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))

@@ -15,6 +15,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { z } from 'zod';
+import { cachedRegex } from '../cached-regex.js';
 import type { Action } from '../../../../shared/types.js';
 import { toolInput, type GuardTool, type ToolContext, type ToolReport } from './types.js';
 
@@ -59,7 +60,6 @@ const REQUIRE_ENV = new Environment({
 
 type Compiled = (env: Record<string, unknown>) => unknown;
 const compiledRequire = new Map<string, Compiled>();
-const compiledAction = new Map<string, RegExp>();
 
 function requirement(text: string): Compiled {
   let fn = compiledRequire.get(text);
@@ -73,15 +73,6 @@ function requirement(text: string): Compiled {
   return fn;
 }
 
-function pattern(text: string): RegExp {
-  let re = compiledAction.get(text);
-  if (!re) {
-    re = new RegExp(text, 'i');
-    if (compiledAction.size > 1000) compiledAction.clear();
-    compiledAction.set(text, re);
-  }
-  return re;
-}
 
 /**
  * Validates rules (shape, regular expressions, requirements); throws naming the rule at fault, so
@@ -92,7 +83,7 @@ export function parseProfileRules(data: unknown): ProfileRuleSet {
   const set: ProfileRuleSet = Array.isArray(parsed) ? { match: 'all', list: parsed } : parsed;
   for (const r of set.list) {
     try {
-      pattern(r.action);
+      cachedRegex(r.action);
       requirement(r.require);
     } catch (e) {
       throw new Error(`profile rule ${r.id}: ${(e as Error).message.split('\n')[0]}`);
@@ -122,7 +113,7 @@ export function brokenRules(rules: unknown, text: string, profile: unknown): Bro
   const env = { profile: profile && typeof profile === 'object' ? profile : {} };
   const set = parseProfileRules(rules);
   for (const r of set.list) {
-    if (!pattern(r.action).test(text)) continue;
+    if (!cachedRegex(r.action).test(text)) continue;
     // under `first` the first matching rule alone decides the task
     if (set.match === 'first') return brokenRules([r], text, profile);
     let met: unknown;
