@@ -8,6 +8,7 @@ import type {
   ActionRequest,
   Check,
   EvalMetrics,
+  LoadedPolicy,
   ReviewDecision,
   RulePair,
   TreeEvent,
@@ -114,8 +115,12 @@ export interface Methods {
   'checks.retire': [{ id: string }, Check];
   'checks.replay': [{ checks: Check[]; limit?: number }, { replayed: number; flips: ReplayFlip[] }];
 
-  'rules.export': [Record<string, never>, { text: string }];
+  /** The rules file of the checks of no policy, or with `policyId` that policy's file (policy block and checks). */
+  'rules.export': [{ policyId?: string }, { text: string }];
   'rules.import': [{ text: string }, ImportResult];
+  'policies.list': [Record<string, never>, LoadedPolicy[]];
+  /** Removes a policy with the checks that came with it. */
+  'policies.remove': [{ id: string }, { removed: string; checks: string[] }];
 
   'sandbox.status': [Record<string, never>, SandboxInfo];
   'sandbox.prepare': [Record<string, never>, SandboxInfo];
@@ -173,6 +178,8 @@ const methodRecord: { [M in MethodName]: true } = {
   'checks.replay': true,
   'rules.export': true,
   'rules.import': true,
+  'policies.list': true,
+  'policies.remove': true,
   'sandbox.status': true,
   'sandbox.prepare': true,
   'sandbox.run': true,

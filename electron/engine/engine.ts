@@ -252,12 +252,12 @@ export class Engine {
     return true;
   }
 
-  /** Runs the checks of every policy that governs the action's kind, each seeing its own policy's data. */
   /** The data of the policies governing an action's kind, merged (what the Executor's tools read). */
   private policyData(facts: Facts): Record<string, unknown> {
     return Object.assign({}, ...this.policies.filter((p) => p.kinds.includes(facts.kind)).map((p) => p.data)) as Record<string, unknown>;
   }
 
+  /** Runs the checks of every policy that governs the action's kind, each seeing its own policy's data. */
   private runPolicyChecks(env: CheckEnvInput): CheckResult[] {
     return this.policies
       .filter((p) => p.kinds.includes(env.facts.kind))

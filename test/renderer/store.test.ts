@@ -110,6 +110,26 @@ describe('console store over the headless console', () => {
     expect(engine.listChecks().find((c) => c.id === target.id)?.title).toBe(`${target.title} (reviewed)`);
   });
 
+  it('imports a policy file, shows the policy, exports its file and removes it with its checks', async () => {
+    const file = ['version: 1', 'policy:', '  id: web-profile', '  title: Profile rules', '  request: Minors do not book hotels.', '  kinds: [web]', '  otherwise: allow', '  data:', '    rules:', '      - id: hotel', '        action: hotel', '        require: profile.age >= 18', '        violation: under 18', 'checks:', '  - id: web-profile.rule', '    title: The profile does not allow the task', '    description: A rule covers the task and the profile does not meet it.', '    category: policy', '    severity: hard', '    origin: policy', '    kinds: [web]', '    when: size(profile_violations(policy.rules, request, context.profile)) > 0', ''].join('\n');
+    store.getState().setRulesText(file);
+    await store.getState().importRules();
+    expect(store.getState().importResult).toEqual({ ok: true, imported: 1 });
+    expect(store.getState().policies.map((p) => [p.id, p.checks])).toEqual([['web-profile', ['web-profile.rule']]]);
+    expect(store.getState().checks.map((c) => c.id)).toContain('web-profile.rule');
+    store.getState().setRulesText('');
+    await store.getState().exportPolicy('web-profile');
+    expect(store.getState().rulesText).toContain('id: web-profile');
+    expect(store.getState().rulesText).toContain('profile_violations');
+    await store.getState().removePolicy('web-profile');
+    expect(store.getState().policies).toEqual([]);
+    expect(store.getState().checks.map((c) => c.id)).not.toContain('web-profile.rule');
+    expect(engine.listPolicies()).toEqual([]);
+    expect(engine.listChecks().map((c) => c.id)).not.toContain('web-profile.rule');
+    await store.getState().removePolicy('web-profile');
+    expect(store.getState().notices.at(-1)).toMatchObject({ kind: 'error', text: expect.stringContaining('no policy web-profile') });
+  });
+
   it('runs an evaluation and follows it to its metrics', async () => {
     const cases = [
       { id: 'a', request: 'list my documents', action: { type: 'shell', command: 'ls ~/Documents' }, label: 0 },

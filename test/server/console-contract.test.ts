@@ -244,6 +244,27 @@ describe.each(['direct', 'websocket'] as const)('console contract over %s', (tra
     expect(bad.issues.length).toBeGreaterThan(0);
   });
 
+  it('lists, exports and removes a policy with its checks; absent ones are NOT_FOUND', async () => {
+    const file = ['version: 1', 'policy:', '  id: tables', '  title: Table access', '  request: Only the report role reads the sales table.', '  kinds: [sql]', '  otherwise: gate', '  data:', '    access: { report: { sales: "*" } }', 'checks:', '  - id: tables.unlisted', '    title: Reads a table its role may not', '    description: The table is not on the role list.', '    category: policy', '    severity: hard', '    origin: policy', '    kinds: [sql]', '    when: size(sql_denied(facts.sql, policy.access, context.identity)) > 0', ''].join('\n');
+    const before = (await call('rules.export', {})).text;
+    expect(await call('rules.import', { text: file })).toEqual({ ok: true, imported: 1 });
+    const listed = await call('policies.list', {});
+    expect(listed).toEqual([expect.objectContaining({ id: 'tables', title: 'Table access', kinds: ['sql'], otherwise: 'gate', checks: ['tables.unlisted'] })]);
+    // the policy's own file round-trips, and the file of no policy is untouched by it
+    const exported = (await call('rules.export', { policyId: 'tables' })).text;
+    expect(exported).toMatch(/^policy:/m);
+    expect(exported).toContain('tables.unlisted');
+    expect(await call('rules.import', { text: exported })).toEqual({ ok: true, imported: 1 });
+    expect((await call('rules.export', { policyId: 'tables' })).text).toBe(exported);
+    expect((await call('rules.export', {})).text).toBe(before);
+    expect(await call('policies.remove', { id: 'tables' })).toEqual({ removed: 'tables', checks: ['tables.unlisted'] });
+    expect(await call('policies.list', {})).toEqual([]);
+    expect((await call('checks.list', {})).map((c: Check) => c.id)).not.toContain('tables.unlisted');
+    await expect(call('policies.remove', { id: 'tables' })).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+    await expect(call('rules.export', { policyId: 'tables' })).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'policyId' });
+    await expect(call('rules.export', { policyId: 7 })).rejects.toMatchObject({ code: 'BAD_INPUT' });
+  });
+
   it('reports the sandbox and never runs a denied command', async () => {
     const st = await call('sandbox.status', {});
     expect(typeof st.available).toBe('boolean');

@@ -286,8 +286,14 @@ export function createHandlers(deps: HandlerDeps): ConsoleHandlers {
       return replayChecks(engine, p.checks as Check[], p.limit ?? REPLAY_DEFAULT, gate);
     },
 
-    'rules.export': async () => ({ text: engine.exportRules() }),
+    'rules.export': async (p) => ({ text: engine.exportRules(p.policyId) }),
     'rules.import': async (p) => engine.importRules(p.text),
+    'policies.list': async () => engine.listPolicies(),
+    async 'policies.remove'(p) {
+      const policy = engine.listPolicies().find((x) => x.id === p.id);
+      if (!policy || !engine.removePolicy(p.id)) throw new EngineError('NOT_FOUND', `no policy ${p.id}`, 'id');
+      return { removed: p.id, checks: policy.checks };
+    },
 
     'sandbox.status': async (): Promise<SandboxInfo> => sandbox().status(),
     'sandbox.prepare': async (): Promise<SandboxInfo> => sandbox().prepare(),

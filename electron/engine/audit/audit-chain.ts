@@ -1,5 +1,5 @@
 /**
- * The audit trail's hash chain: every verdict, human decision, memory change and check change
+ * The audit trail's hash chain: every verdict, human decision, memory change, check change and policy change
  * gets one entry whose hash covers the entry and the previous entry's hash, so an edit or a
  * deletion anywhere breaks the chain from that point on. The store writes entries in the same
  * transaction as the record they describe; this module only computes and verifies.
@@ -16,9 +16,16 @@ export type AuditKind =
   | 'tree.reverted'
   | 'check.saved'
   | 'check.deleted'
+  | 'policy.saved'
+  | 'policy.deleted'
   | 'backfill';
 
-/** One link of the chain. `ref` names the record (`verdict:<id>`, `event:<id>`, `check:<id>`). */
+/** Whether an entry records that its record was removed (so the record's absence is expected). */
+export function isRemoval(kind: AuditKind): boolean {
+  return kind === 'check.deleted' || kind === 'policy.deleted';
+}
+
+/** One link of the chain. `ref` names the record (`verdict:<id>`, `event:<id>`, `check:<id>`, `policy:<id>`). */
 export interface AuditEntry {
   seq: number;
   at: number;
@@ -100,10 +107,10 @@ export function verifyChain(entries: Iterable<AuditEntry>, records?: { lookup: R
       const entry = last.get(ref);
       const body = records.lookup(ref);
       if (!entry) add({ ref, problem: 'record has no audit entry (written outside the store, or its entries were removed)' });
-      else if (body !== undefined && entry.kind !== 'check.deleted' && sha256(body) !== entry.bodyHash) add({ seq: entry.seq, ref, problem: 'record differs from what the audit trail recorded (edited)' });
+      else if (body !== undefined && !isRemoval(entry.kind) && sha256(body) !== entry.bodyHash) add({ seq: entry.seq, ref, problem: 'record differs from what the audit trail recorded (edited)' });
     }
     for (const [ref, entry] of last) {
-      if (seen.has(ref) || entry.kind === 'check.deleted') continue;
+      if (seen.has(ref) || isRemoval(entry.kind)) continue;
       if (records.lookup(ref) === undefined) add({ seq: entry.seq, ref, problem: 'record is gone but the audit trail never recorded its removal (deleted)' });
     }
   }

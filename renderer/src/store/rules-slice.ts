@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { Check } from '../../../shared/types.js';
+import type { Check, LoadedPolicy } from '../../../shared/types.js';
 import type { ImportResult, ReplayFlip, WardenApi } from '../../../shared/contract.js';
 import type { WardenState } from './store.js';
 import { errorText } from './ui-slice.js';
@@ -15,7 +15,14 @@ export interface RulesSlice {
   replaying: boolean;
   rulesText: string;
   importResult: ImportResult | null;
+  /** Task-specific policies, each with the ids of its checks. */
+  policies: LoadedPolicy[];
   loadChecks(): Promise<void>;
+  loadPolicies(): Promise<void>;
+  /** Puts one policy's rules file (policy block and checks) in the rules text. */
+  exportPolicy(id: string): Promise<void>;
+  /** Removes a policy and its checks. */
+  removePolicy(id: string): Promise<void>;
   editCheck(id: string): void;
   newCheck(): void;
   changeDraft(patch: Partial<Check>): void;
@@ -57,6 +64,30 @@ export const createRulesSlice =
     replaying: false,
     rulesText: '',
     importResult: null,
+    policies: [],
+    loadPolicies: async () => {
+      try {
+        set({ policies: await api['policies.list']({}) });
+      } catch (e) {
+        get().notify('error', `policies: ${errorText(e)}`);
+      }
+    },
+    exportPolicy: async (id) => {
+      try {
+        set({ rulesText: (await api['rules.export']({ policyId: id })).text, importResult: null });
+      } catch (e) {
+        get().notify('error', `export ${id}: ${errorText(e)}`);
+      }
+    },
+    removePolicy: async (id) => {
+      try {
+        const r = await api['policies.remove']({ id });
+        set((st) => ({ policies: st.policies.filter((p) => p.id !== id), checks: st.checks.filter((c) => !r.checks.includes(c.id)), draft: st.draft && r.checks.includes(st.draft.id) ? null : st.draft }));
+        get().notify('info', `policy ${id} removed with ${r.checks.length} checks`);
+      } catch (e) {
+        get().notify('error', `remove ${id}: ${errorText(e)}`);
+      }
+    },
     loadChecks: async () => {
       try {
         set({ checks: await api['checks.list']({}) });
@@ -121,7 +152,7 @@ export const createRulesSlice =
       try {
         const r = await api['rules.import']({ text: get().rulesText });
         set({ importResult: r });
-        if (r.ok) await get().loadChecks();
+        if (r.ok) await Promise.all([get().loadChecks(), get().loadPolicies()]);
       } catch (e) {
         get().notify('error', `import: ${errorText(e)}`);
       }

@@ -66,7 +66,7 @@ export function createWardenStore(api: WardenApi): WardenStore {
         api.on('eval.progressed', (job) => s().evalProgressed(job)),
       ];
       // the tree first: it is the first view, and a thousand pending asks on the same socket would delay it
-      void Promise.all([s().loadStatus(), s().loadTree()]).then(() => Promise.all([s().loadEvents(), s().loadVerdicts(), s().loadPending(), s().loadChecks(), s().loadSandbox()]));
+      void Promise.all([s().loadStatus(), s().loadTree()]).then(() => Promise.all([s().loadEvents(), s().loadVerdicts(), s().loadPending(), s().loadChecks(), s().loadPolicies(), s().loadSandbox()]));
       return () => {
         if (statusTimer) clearTimeout(statusTimer);
         for (const off of offs) off();

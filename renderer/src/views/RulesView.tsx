@@ -1,4 +1,5 @@
-import type { ActionKind, Check } from '../../../shared/types.js';
+import { useState } from 'react';
+import type { ActionKind, Check, LoadedPolicy } from '../../../shared/types.js';
 import { canSave } from '../store/rules-slice.js';
 import { useWarden } from '../store/use-warden.js';
 
@@ -62,6 +63,7 @@ export function RulesView() {
       </div>
       <div className="col">
         {draft ? <CheckEditor draft={draft} /> : <p className="muted">Pick a check to edit, or add one.</p>}
+        <Policies />
         <RulesFile />
       </div>
     </div>
@@ -161,6 +163,71 @@ function CheckEditor({ draft }: { draft: Check }) {
         </div>
       ) : null}
     </form>
+  );
+}
+
+/** Task-specific policies: what each governs, its checks, and its rules file. */
+function Policies() {
+  const policies = useWarden((s) => s.policies);
+  const exportPolicy = useWarden((s) => s.exportPolicy);
+  const removePolicy = useWarden((s) => s.removePolicy);
+  if (policies.length === 0) return null;
+  return (
+    <div className="card">
+      <strong>Policies</strong>
+      <table className="table" data-testid="policies-table">
+        <thead>
+          <tr>
+            <th>id</th>
+            <th>title</th>
+            <th>kinds</th>
+            <th>otherwise</th>
+            <th>checks</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {policies.map((p) => (
+            <PolicyRow key={p.id} policy={p} onExport={() => void exportPolicy(p.id)} onRemove={() => void removePolicy(p.id)} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One policy; removing it (and its checks) takes a second click. */
+function PolicyRow({ policy: p, onExport, onRemove }: { policy: LoadedPolicy; onExport: () => void; onRemove: () => void }) {
+  const [arming, setArming] = useState(false);
+  return (
+    <tr data-testid="policy-row" title={p.request}>
+      <td>
+        <code>{p.id}</code>
+      </td>
+      <td>{p.title}</td>
+      <td>{p.kinds.join(', ')}</td>
+      <td>{p.otherwise}</td>
+      <td>{p.checks.length}</td>
+      <td className="buttons">
+        <button type="button" onClick={onExport} data-testid="policy-export">
+          Export
+        </button>
+        {arming ? (
+          <>
+            <button type="button" onClick={onRemove} data-testid="policy-remove-confirm">
+              Remove it and its {p.checks.length} checks
+            </button>
+            <button type="button" onClick={() => setArming(false)}>
+              Keep
+            </button>
+          </>
+        ) : (
+          <button type="button" onClick={() => setArming(true)} data-testid="policy-remove">
+            Remove
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../../electron/engine/adapters/sqlite/sqlite-store.js';
-import type { Check, Verdict } from '../../../shared/types.js';
+import type { Check, LoadedPolicy, Verdict } from '../../../shared/types.js';
 
 function verdict(id: string, decision: Verdict['decision']): Verdict {
   return {
@@ -22,6 +22,8 @@ function verdict(id: string, decision: Verdict['decision']): Verdict {
     latencyMs: 1,
   };
 }
+
+const policy = (id: string): LoadedPolicy => ({ id, title: 'T', request: 'r', kinds: ['sql'], otherwise: 'gate', data: { access: {} }, checks: [] });
 
 const check: Check = { id: 'c1', title: 't', description: 'd', when: 'false', severity: 'hard', category: 'integrity', origin: 'human', kinds: [], enabled: true };
 
@@ -120,7 +122,36 @@ describe('audit trail', () => {
     const again = SqliteStore.open(path);
     expect(again.auditEntries().map((e) => `${e.kind} ${e.ref}`)).toEqual(['backfill verdict:old']);
     expect(again.verifyAudit().ok).toBe(true);
-    expect(again.db.prepare('SELECT name FROM migrations ORDER BY id').pluck().all()).toEqual(['001-initial', '002-audit', '003-policies']);
+    expect(again.db.prepare('SELECT name FROM migrations ORDER BY id').pluck().all()).toEqual(['001-initial', '002-audit', '003-policies', '004-policy-audit']);
+    again.close();
+  });
+
+  it('records every policy write; an edited or removed policy breaks verification; old policies are backfilled', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'warden-audit-')), 'p.db');
+    const s = SqliteStore.open(path);
+    s.savePolicy(policy('p1'));
+    s.savePolicy(policy('p2'));
+    s.deletePolicy('p2');
+    s.deletePolicy('absent');
+    expect(s.auditEntries().map((e) => `${e.kind} ${e.ref}`)).toEqual(['policy.saved policy:p1', 'policy.saved policy:p2', 'policy.deleted policy:p2']);
+    expect(s.verifyAudit()).toMatchObject({ ok: true, entries: 3 });
+    s.close();
+    for (const [sql, problem] of [
+      ["UPDATE policies SET body = replace(body, '\"otherwise\":\"gate\"', '\"otherwise\":\"allow\"')", /differs/],
+      ["DELETE FROM policies WHERE id = 'p1'", /gone/],
+    ] as const) {
+      const copy = join(mkdtempSync(join(tmpdir(), 'warden-audit-')), 'copy.db');
+      copyFileSync(path, copy);
+      tamper(copy, sql);
+      const t = SqliteStore.open(copy);
+      expect(t.verifyAudit().problems.map((p) => p.problem).join('\n')).toMatch(problem);
+      t.close();
+    }
+    // a file from before policy writes were audited: its policies get one entry each
+    tamper(path, "DROP TABLE audit; DELETE FROM migrations WHERE name IN ('002-audit', '004-policy-audit');");
+    const again = SqliteStore.open(path);
+    expect(again.auditEntries().map((e) => `${e.kind} ${e.ref}`)).toEqual(['backfill policy:p1']);
+    expect(again.verifyAudit().ok).toBe(true);
     again.close();
   });
 });

@@ -155,6 +155,7 @@ describe('store robustness', () => {
       { id: 1, name: '001-initial' },
       { id: 2, name: '002-audit' },
       { id: 3, name: '003-policies' },
+      { id: 4, name: '004-policy-audit' },
     ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();

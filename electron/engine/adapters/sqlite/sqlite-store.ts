@@ -63,6 +63,15 @@ const MIGRATIONS: { name: string; sql?: string; up?: (db: Database.Database) => 
     name: '003-policies',
     sql: `CREATE TABLE policies (id TEXT PRIMARY KEY, body TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
   },
+  {
+    name: '004-policy-audit',
+    sql: '',
+    // policies saved before their writes were audited get one entry each
+    up: (db) => {
+      const at = Date.now();
+      for (const r of db.prepare('SELECT id, body FROM policies ORDER BY id').all() as { id: string; body: string }[]) appendAudit(db, 'backfill', `policy:${r.id}`, r.body, at);
+    },
+  },
 ];
 
 interface VerdictRow {
@@ -400,6 +409,7 @@ export class SqliteStore implements Store {
       const verdicts = this.db.prepare('SELECT decision, reviewed, body FROM verdicts WHERE id = ?');
       const events = this.db.prepare('SELECT reverted, body FROM tree_events WHERE id = ?');
       const checks = this.db.prepare('SELECT body FROM checks WHERE id = ?');
+      const policies = this.db.prepare('SELECT body FROM policies WHERE id = ?');
       const lookup = (ref: string): string | undefined => {
         const at = ref.indexOf(':');
         const kind = ref.slice(0, at);
@@ -413,6 +423,7 @@ export class SqliteStore implements Store {
           return r && eventRecord(r);
         }
         if (kind === 'check') return (checks.get(id) as { body: string } | undefined)?.body;
+        if (kind === 'policy') return (policies.get(id) as { body: string } | undefined)?.body;
         return undefined;
       };
       // ids first, as arrays: lookups run statements of their own while the refs are walked
@@ -420,6 +431,7 @@ export class SqliteStore implements Store {
         ...(this.db.prepare('SELECT id FROM verdicts').pluck().all() as string[]).map((id) => `verdict:${id}`),
         ...(this.db.prepare('SELECT id FROM tree_events').pluck().all() as number[]).map((id) => `event:${id}`),
         ...(this.db.prepare('SELECT id FROM checks').pluck().all() as string[]).map((id) => `check:${id}`),
+        ...(this.db.prepare('SELECT id FROM policies').pluck().all() as string[]).map((id) => `policy:${id}`),
       ];
       return verifyChain(this.iterateAudit(), { lookup, refs });
     }).deferred();
@@ -430,13 +442,19 @@ export class SqliteStore implements Store {
   }
 
   savePolicy(p: LoadedPolicy): void {
-    this.db
-      .prepare('INSERT INTO policies (id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at')
-      .run(p.id, JSON.stringify(p), Date.now());
+    this.transaction(() => {
+      const body = JSON.stringify(p);
+      this.db
+        .prepare('INSERT INTO policies (id, body, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at')
+        .run(p.id, body, Date.now());
+      appendAudit(this.db, 'policy.saved', `policy:${p.id}`, body);
+    });
   }
 
   deletePolicy(id: string): void {
-    this.db.prepare('DELETE FROM policies WHERE id = ?').run(id);
+    this.transaction(() => {
+      if (this.db.prepare('DELETE FROM policies WHERE id = ?').run(id).changes > 0) appendAudit(this.db, 'policy.deleted', `policy:${id}`, '');
+    });
   }
 
   loadChecksMemory(): unknown[] {
