@@ -10,6 +10,7 @@ import type {
   EvalMetrics,
   LoadedPolicy,
   ReviewDecision,
+  RuleGenReport,
   RulePair,
   TreeEvent,
   TreeNodeInfo,
@@ -88,6 +89,20 @@ export interface EvalJob {
   error?: string;
 }
 
+/** An adversarial rule-generation job as the console follows it. */
+export interface RuleGenJob {
+  jobId: string;
+  state: 'running' | 'done' | 'failed';
+  /** Seeds finished, of `total`. */
+  done: number;
+  total: number;
+  stage?: 'mutate' | 'test' | 'learn';
+  /** What the job is working on now (a seed's request, a variant's action). */
+  detail?: string;
+  report?: RuleGenReport;
+  error?: string;
+}
+
 /** Every method of the contract: name -> [argument, result]. */
 export interface Methods {
   'status.get': [Record<string, never>, StatusInfo];
@@ -121,6 +136,12 @@ export interface Methods {
   'policies.list': [Record<string, never>, LoadedPolicy[]];
   /** Removes a policy with the checks that came with it. */
   'policies.remove': [{ id: string }, { removed: string; checks: string[] }];
+  /**
+   * Starts adversarial rule generation (needs a model): `seeds` is JSONL case text whose harmful
+   * cases are the seeds (default: the shipped harmful seed examples), at most `limit` of them.
+   */
+  'rules.generate': [{ seeds?: string; limit?: number; perSeed?: number }, RuleGenJob];
+  'rules.generateGet': [{ jobId: string }, RuleGenJob];
 
   'sandbox.status': [Record<string, never>, SandboxInfo];
   'sandbox.prepare': [Record<string, never>, SandboxInfo];
@@ -139,6 +160,7 @@ export interface Events {
   'checks.changed': Check[];
   'sandbox.progressed': { step: string; done: number; total: number };
   'eval.progressed': EvalJob;
+  'rules.progressed': RuleGenJob;
 }
 
 export type MethodName = keyof Methods;
@@ -180,6 +202,8 @@ const methodRecord: { [M in MethodName]: true } = {
   'rules.import': true,
   'policies.list': true,
   'policies.remove': true,
+  'rules.generate': true,
+  'rules.generateGet': true,
   'sandbox.status': true,
   'sandbox.prepare': true,
   'sandbox.run': true,
@@ -195,6 +219,7 @@ const eventRecord: { [E in EventName]: true } = {
   'checks.changed': true,
   'sandbox.progressed': true,
   'eval.progressed': true,
+  'rules.progressed': true,
 };
 
 /** Runtime list of method names; the record above makes the compiler check it against {@link Methods}. */

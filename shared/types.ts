@@ -291,6 +291,38 @@ export interface Verdict {
   llm?: VerdictLlm;
 }
 
+/** How adversarial rule generation rewrites a harmful seed (SafeHarbor 3.3). */
+export type RuleGenStrategy = 'goal-decomposition' | 'privilege-escalation' | 'contextual-reframing';
+
+/** One generated variant's fate. */
+export interface VariantOutcome {
+  seed: number;
+  strategy: RuleGenStrategy;
+  request: string;
+  action: string;
+  decision: 'allow' | 'deny' | 'ask';
+  /** Similarity to the nearest existing leaf centroid. */
+  nearest: number;
+  learned: 'new-leaf' | 'merged' | 'none';
+  leafId?: string;
+}
+
+/** What one rule-generation job did. */
+export interface RuleGenReport {
+  job: string;
+  seeds: number;
+  variants: number;
+  invalid: number;
+  /** Variants the guard allowed. */
+  slipped: number;
+  /** Variants the guard already denied or sent to a human. */
+  caught: number;
+  added: { leafId: string; category: string; prohibition: string; exemption: string; from: string }[];
+  merged: number;
+  outcomes: VariantOutcome[];
+  usage: LlmUsage;
+}
+
 /** Token use and cost of the model calls made for one verdict or one job. */
 export interface LlmUsage {
   calls: number;

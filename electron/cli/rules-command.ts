@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { toErrorInfo, EngineError } from '../../shared/errors.js';
-import type { ActionKind, ActionRequest } from '../../shared/types.js';
+import type { ActionKind } from '../../shared/types.js';
 
 const KINDS: ActionKind[] = ['shell', 'tool', 'sql', 'web', 'text'];
 
@@ -25,13 +25,10 @@ export function registerRulesCommand(program: Command): void {
       try {
         const { openEngine, readSeedCases } = await import('../engine/create-engine.js');
         const { parseCaseLines } = await import('../engine/eval/run-eval.js');
-        const { generateRules } = await import('../engine/rule-generation.js');
+        const { generateRules, harmfulSeeds } = await import('../engine/rule-generation.js');
         if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new EngineError('BAD_INPUT', '--limit must be a positive whole number', 'limit');
         const cases = opts.seeds ? parseCaseLines(readFileSync(opts.seeds, 'utf8')).cases.map((c) => c.item) : readSeedCases();
-        const seeds: ActionRequest[] = cases
-          .filter((c) => c.label === 1)
-          .slice(0, opts.limit)
-          .map((c) => ({ request: c.request, action: c.action, ...(c.context ? { context: c.context } : {}) }));
+        const seeds = harmfulSeeds(cases, opts.limit);
         const engine = await openEngine();
         const bar = process.stderr.isTTY && !opts.json ? new cliProgress.SingleBar({ format: 'rules [{bar}] {value}/{total} seeds  {stage}: {detail}' }, cliProgress.Presets.shades_classic) : undefined;
         bar?.start(seeds.length, 0, { stage: 'mutate', detail: '' });

@@ -6,13 +6,13 @@
  * change is a recorded tree event under the job's id, so the console can replay it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ActionRequest, LlmUsage } from '../../shared/types.js';
+import type { ActionRequest, EvalCase, RuleGenReport, VariantOutcome } from '../../shared/types.js';
 import { EngineError } from '../../shared/errors.js';
 import type { Engine } from './engine.js';
 import { embeddingText } from './engine.js';
 import { extractFacts } from './core/facts/index.js';
 import { LlmMeter } from './core/llm/structured.js';
-import { mutateSeed, writeRulePair, type Strategy } from './core/llm/rule-gen.js';
+import { mutateSeed, writeRulePair } from './core/llm/rule-gen.js';
 
 /** What the job is asked to do. */
 export interface RuleGenOptions {
@@ -23,33 +23,14 @@ export interface RuleGenOptions {
   onProgress?: (p: { done: number; total: number; stage: 'mutate' | 'test' | 'learn'; detail: string }) => void;
 }
 
-/** One variant's fate. */
-export interface VariantOutcome {
-  seed: number;
-  strategy: Strategy;
-  request: string;
-  action: string;
-  decision: 'allow' | 'deny' | 'ask';
-  /** Similarity to the nearest existing leaf centroid. */
-  nearest: number;
-  learned: 'new-leaf' | 'merged' | 'none';
-  leafId?: string;
-}
+export type { RuleGenReport, VariantOutcome } from '../../shared/types.js';
 
-/** The job's report. */
-export interface RuleGenReport {
-  job: string;
-  seeds: number;
-  variants: number;
-  invalid: number;
-  /** Variants the guard allowed. */
-  slipped: number;
-  /** Variants the guard already denied or sent to a human. */
-  caught: number;
-  added: { leafId: string; category: string; prohibition: string; exemption: string; from: string }[];
-  merged: number;
-  outcomes: VariantOutcome[];
-  usage: LlmUsage;
+/** The harmful cases of a case list as seed actions, at most `limit` of them. */
+export function harmfulSeeds(cases: EvalCase[], limit: number): ActionRequest[] {
+  return cases
+    .filter((c) => c.label === 1)
+    .slice(0, limit)
+    .map((c) => ({ request: c.request, action: c.action, ...(c.context ? { context: c.context } : {}) }));
 }
 
 function actionLine(r: ActionRequest): string {

@@ -3,13 +3,14 @@
  * the SafeHarbor memory drawn and a leaf opened, an ask approved in the review queue and the tree
  * changing because of it, a small evaluation with its charts. Any console error fails the flow.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openEngine, type Engine } from '../../electron/engine/create-engine.js';
 import { startConsoleServer } from '../../electron/server/console/server.js';
+import { PROJECT_ROOT } from '../../electron/engine/config.js';
 import { ARTIFACTS, CHROMIUM, SAFEHARBOR_FILE, ensureRendererBuilt, launchChromium, watchedPage } from './console-harness.js';
 
 const haveChromium = existsSync(CHROMIUM);
@@ -134,5 +135,24 @@ describe.skipIf(!haveChromium)('console in Chromium', () => {
     expect(await p.getByTestId('latency-chart').locator('rect').count()).toBeGreaterThan(0);
     expect(await p.getByTestId('eval-progress').getAttribute('value')).toBe('5');
     await p.screenshot({ path: join(ARTIFACTS, 'evaluation.png'), fullPage: true });
+  });
+  it('imports a policy file, lists the policy, puts its file in the editor and removes it with its checks', async () => {
+    const p = await open();
+    await p.getByTestId('nav-rules').click();
+    await p.getByTestId('rules-text').fill(readFileSync(join(PROJECT_ROOT, 'assets', 'policies', 'mind2web-sc.yaml'), 'utf8'));
+    await p.getByTestId('rules-import').click();
+    await expect.poll(async () => p.getByTestId('import-result').textContent()).toContain('Imported 1 checks');
+    const row = p.getByTestId('policy-row');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('mind2web-sc');
+    await p.getByTestId('rules-text').fill('');
+    await p.getByTestId('policy-export').click();
+    await expect.poll(async () => p.getByTestId('rules-text').inputValue()).toContain('profile_violations');
+    await p.screenshot({ path: join(ARTIFACTS, 'policies.png'), fullPage: true });
+    await p.getByTestId('policy-remove').click();
+    await p.getByTestId('policy-remove-confirm').click();
+    await expect.poll(async () => p.getByTestId('policy-row').count()).toBe(0);
+    expect(engine.listPolicies()).toEqual([]);
+    expect(engine.listChecks().some((c) => c.id.startsWith('mind2web-sc.'))).toBe(false);
   });
 });

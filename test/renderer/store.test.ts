@@ -130,6 +130,12 @@ describe('console store over the headless console', () => {
     expect(store.getState().notices.at(-1)).toMatchObject({ kind: 'error', text: expect.stringContaining('no policy web-profile') });
   });
 
+  it('says rule generation needs a model when none is configured, and starts no job', async () => {
+    await store.getState().startRuleGen({ limit: 2, perSeed: 1 });
+    expect(store.getState().ruleJob).toBeNull();
+    expect(store.getState().notices.at(-1)).toMatchObject({ kind: 'error', text: expect.stringContaining('needs a model') });
+  });
+
   it('runs an evaluation and follows it to its metrics', async () => {
     const cases = [
       { id: 'a', request: 'list my documents', action: { type: 'shell', command: 'ls ~/Documents' }, label: 0 },

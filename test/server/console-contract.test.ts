@@ -265,6 +265,12 @@ describe.each(['direct', 'websocket'] as const)('console contract over %s', (tra
     await expect(call('rules.export', { policyId: 7 })).rejects.toMatchObject({ code: 'BAD_INPUT' });
   });
 
+  it('refuses rule generation without a model, naming what is missing', async () => {
+    await expect(call('rules.generate', {})).rejects.toMatchObject({ code: 'BAD_INPUT', field: 'llm' });
+    await expect(call('rules.generate', { perSeed: 40 })).rejects.toMatchObject({ code: 'BAD_INPUT', field: 'perSeed' });
+    await expect(call('rules.generateGet', { jobId: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'jobId' });
+  });
+
   it('reports the sandbox and never runs a denied command', async () => {
     const st = await call('sandbox.status', {});
     expect(typeof st.available).toBe('boolean');

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EvalJob, EventName, Events, Handlers, LeafDetail, MethodName, ReplayFlip, SandboxInfo, StatusInfo } from '../../../shared/contract.js';
+import type { EvalJob, EventName, Events, Handlers, LeafDetail, MethodName, ReplayFlip, RuleGenJob, SandboxInfo, StatusInfo } from '../../../shared/contract.js';
 import { METHOD_NAMES } from '../../../shared/contract.js';
-import type { Check, CheckResult, Decision, TreeEvent, Verdict } from '../../../shared/types.js';
+import type { Check, CheckResult, Decision, EvalCase, TreeEvent, Verdict } from '../../../shared/types.js';
 import { EngineError, toErrorInfo } from '../../../shared/errors.js';
 import type { Engine } from '../engine.js';
 import { embeddingText } from '../engine.js';
@@ -20,6 +20,8 @@ import { runChecks } from '../core/checks/index.js';
 import { similarityEntropy, dot } from '../core/tree/memory-tree.js';
 import { parseCaseLines, readCaseFile, runEval, type CaseFile } from '../eval/run-eval.js';
 import { runGated, sandboxServiceFor, type SandboxService } from '../gated-run.js';
+import { readSeedCases } from '../create-engine.js';
+import { generateRules, harmfulSeeds } from '../rule-generation.js';
 import { parseParams } from './params.js';
 
 /** What the handlers need: the engine, and optionally the sandbox service and LLM settings to report. */
@@ -56,6 +58,8 @@ export type ConsoleHandlers = Handlers & {
 const SIMILAR_MIN = 0.8;
 const REPLAY_DEFAULT = 2000;
 const EVAL_PROGRESS_MS = 100;
+/** Seeds a console rule-generation job starts from when the caller names no limit. */
+const RULEGEN_DEFAULT_SEEDS = 10;
 const VECTOR_CACHE = 10_000;
 
 let cachedVersion: string | undefined;
@@ -127,6 +131,7 @@ export function createHandlers(deps: HandlerDeps): ConsoleHandlers {
   };
 
   const jobs = new Map<string, EvalJob>();
+  const ruleJobs = new Map<string, RuleGenJob>();
   // pending asks are compared again and again while a reviewer works through the queue
   const vectorCache = new Map<string, Float32Array>();
 
@@ -347,6 +352,49 @@ export function createHandlers(deps: HandlerDeps): ConsoleHandlers {
       );
       return { ...job };
     },
+    async 'rules.generate'(p) {
+      if (!engine.llm) throw new EngineError('BAD_INPUT', 'rule generation needs a model: set "llm" in config.json or WARDEN_LLM_BASE_URL', 'llm');
+      let cases: EvalCase[];
+      if (p.seeds === undefined) cases = readSeedCases();
+      else {
+        const file = parseCaseLines(p.seeds);
+        const first = file.errors[0];
+        if (first) throw new EngineError('BAD_INPUT', `seeds line ${first.line}: ${first.message}`, 'seeds');
+        cases = file.cases.map((c) => c.item);
+      }
+      const seeds = harmfulSeeds(cases, p.limit ?? RULEGEN_DEFAULT_SEEDS);
+      if (seeds.length === 0) throw new EngineError('BAD_INPUT', 'the seeds hold no harmful case (label 1)', 'seeds');
+      const job: RuleGenJob = { jobId: randomUUID(), state: 'running', done: 0, total: seeds.length };
+      ruleJobs.set(job.jobId, job);
+      let last = 0;
+      void generateRules(engine, {
+        seeds,
+        ...(p.perSeed !== undefined ? { perSeed: p.perSeed } : {}),
+        onProgress: (g) => {
+          Object.assign(job, { done: g.done, total: g.total, stage: g.stage, detail: g.detail });
+          const now = performance.now();
+          if (now - last < EVAL_PROGRESS_MS) return;
+          last = now;
+          emit('rules.progressed', { ...job });
+        },
+      }).then(
+        (report) => {
+          Object.assign(job, { state: 'done', done: job.total, report });
+          emit('rules.progressed', { ...job });
+        },
+        (e: unknown) => {
+          Object.assign(job, { state: 'failed', error: toErrorInfo(e).message });
+          emit('rules.progressed', { ...job });
+        },
+      );
+      return { ...job };
+    },
+    async 'rules.generateGet'(p) {
+      const job = ruleJobs.get(p.jobId);
+      if (!job) throw new EngineError('NOT_FOUND', `no rule-generation job ${p.jobId}`, 'jobId');
+      return { ...job };
+    },
+
     async 'eval.get'(p) {
       const job = jobs.get(p.jobId);
       if (!job) throw new EngineError('NOT_FOUND', `no evaluation job ${p.jobId}`, 'jobId');

@@ -59,6 +59,8 @@ export const paramSchemas: { [M in MethodName]: z.ZodType } = {
   'rules.import': z.object({ text: z.string().max(8 << 20) }).strict(),
   'policies.list': empty,
   'policies.remove': z.object({ id }).strict(),
+  'rules.generate': z.object({ seeds: z.string().min(1).max(8 << 20).optional(), limit: z.number().int().min(1).max(500).optional(), perSeed: z.number().int().min(1).max(12).optional() }).strict(),
+  'rules.generateGet': z.object({ jobId: id }).strict(),
   'sandbox.status': empty,
   'sandbox.prepare': empty,
   'sandbox.run': z.object({ request: z.unknown(), setup: z.string().max(65_536).optional(), session: z.string().max(256).optional() }).strict(),

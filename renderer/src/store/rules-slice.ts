@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { Check, LoadedPolicy } from '../../../shared/types.js';
-import type { ImportResult, ReplayFlip, WardenApi } from '../../../shared/contract.js';
+import type { ImportResult, ReplayFlip, RuleGenJob, WardenApi } from '../../../shared/contract.js';
 import type { WardenState } from './store.js';
 import { errorText } from './ui-slice.js';
 
@@ -23,6 +23,11 @@ export interface RulesSlice {
   exportPolicy(id: string): Promise<void>;
   /** Removes a policy and its checks. */
   removePolicy(id: string): Promise<void>;
+  /** The latest adversarial rule-generation job started from this console. */
+  ruleJob: RuleGenJob | null;
+  /** Starts rule generation from the shipped seeds, or from the harmful cases of `seeds` (JSONL). */
+  startRuleGen(opts: { seeds?: string; limit?: number; perSeed?: number }): Promise<void>;
+  ruleGenProgressed(job: RuleGenJob): void;
   editCheck(id: string): void;
   newCheck(): void;
   changeDraft(patch: Partial<Check>): void;
@@ -65,6 +70,21 @@ export const createRulesSlice =
     rulesText: '',
     importResult: null,
     policies: [],
+    ruleJob: null,
+    startRuleGen: async (opts) => {
+      try {
+        set({ ruleJob: await api['rules.generate'](opts) });
+      } catch (e) {
+        get().notify('error', `rule generation: ${errorText(e)}`);
+      }
+    },
+    ruleGenProgressed: (job) => {
+      // a job started elsewhere (another console, the CLI through the same engine) is shown too
+      if (get().ruleJob?.jobId !== job.jobId && get().ruleJob?.state === 'running') return;
+      set({ ruleJob: job });
+      if (job.state === 'done') get().notify('info', `rule generation: ${job.report?.added.length ?? 0} new leaves, ${job.report?.merged ?? 0} merged`);
+      if (job.state === 'failed') get().notify('error', `rule generation failed: ${job.error ?? 'unknown error'}`);
+    },
     loadPolicies: async () => {
       try {
         set({ policies: await api['policies.list']({}) });

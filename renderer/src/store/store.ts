@@ -61,9 +61,13 @@ export function createWardenStore(api: WardenApi): WardenStore {
           s().treeEventsArrived(events);
           refreshStatus();
         }),
-        api.on('checks.changed', (checks) => s().checksChanged(checks)),
+        api.on('checks.changed', (checks) => {
+          s().checksChanged(checks);
+          refreshStatus();
+        }),
         api.on('sandbox.progressed', (p) => s().sandboxProgressed(p)),
         api.on('eval.progressed', (job) => s().evalProgressed(job)),
+        api.on('rules.progressed', (job) => s().ruleGenProgressed(job)),
       ];
       // the tree first: it is the first view, and a thousand pending asks on the same socket would delay it
       void Promise.all([s().loadStatus(), s().loadTree()]).then(() => Promise.all([s().loadEvents(), s().loadVerdicts(), s().loadPending(), s().loadChecks(), s().loadPolicies(), s().loadSandbox()]));

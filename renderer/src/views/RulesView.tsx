@@ -65,6 +65,7 @@ export function RulesView() {
         {draft ? <CheckEditor draft={draft} /> : <p className="muted">Pick a check to edit, or add one.</p>}
         <Policies />
         <RulesFile />
+        <RuleGeneration />
       </div>
     </div>
   );
@@ -192,6 +193,74 @@ function Policies() {
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/**
+ * Adversarial rule generation (SafeHarbor 3.3): the model rewrites harmful seeds, every variant is
+ * tried against the guard, and the ones that get through teach the tree. Needs a model.
+ */
+function RuleGeneration() {
+  const job = useWarden((s) => s.ruleJob);
+  const start = useWarden((s) => s.startRuleGen);
+  const model = useWarden((s) => s.status?.llm);
+  const [limit, setLimit] = useState(5);
+  const [perSeed, setPerSeed] = useState(3);
+  const [seeds, setSeeds] = useState<{ name: string; text: string } | null>(null);
+  const running = job?.state === 'running';
+  return (
+    <div className="card" data-testid="rulegen">
+      <strong>Adversarial rule generation</strong>
+      {model?.configured ? null : <p className="muted">Needs a model: set "llm" in config.json or WARDEN_LLM_BASE_URL.</p>}
+      <div className="buttons">
+        <label>
+          seeds
+          <input type="number" min={1} max={500} value={limit} onChange={(e) => setLimit(Math.max(1, Number(e.target.value) || 1))} />
+        </label>
+        <label>
+          variants per seed
+          <input type="number" min={1} max={12} value={perSeed} onChange={(e) => setPerSeed(Math.min(12, Math.max(1, Number(e.target.value) || 1)))} />
+        </label>
+        <label className="file">
+          {seeds ? seeds.name : 'Seed cases (default: shipped)'}
+          <input
+            type="file"
+            accept=".jsonl,.json,.txt"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void f.text().then((text) => setSeeds({ name: f.name, text }));
+            }}
+          />
+        </label>
+        <button type="button" disabled={!model?.configured || running} onClick={() => void start({ limit, perSeed, ...(seeds ? { seeds: seeds.text } : {}) })} data-testid="rulegen-start">
+          Generate
+        </button>
+      </div>
+      {job ? (
+        <div data-testid="rulegen-job">
+          <label className="progress-label">
+            {job.state === 'running' ? `${job.stage ?? 'mutate'}: ${job.detail ?? ''}` : job.state}
+            <progress max={job.total || 1} value={job.done} />
+          </label>
+          {job.error ? <p className="error">{job.error}</p> : null}
+          {job.report ? (
+            <>
+              <p>
+                {job.report.variants} variants ({job.report.invalid} invalid): {job.report.caught} caught, {job.report.slipped} got through; {job.report.added.length} new leaves,{' '}
+                {job.report.merged} merged. Model: {job.report.usage.calls} calls, {job.report.usage.promptTokens + job.report.usage.completionTokens} tokens.
+              </p>
+              <ul>
+                {job.report.added.map((a) => (
+                  <li key={a.leafId} data-testid="rulegen-added">
+                    <span className="tag">{a.category}</span> {a.prohibition} <span className="muted">Exemption: {a.exemption}</span> <code>{a.from}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { OpenAiLlm } from '../../../electron/engine/adapters/llm/openai-llm.js';
 import { generateRules } from '../../../electron/engine/rule-generation.js';
 import { mutationPrompt } from '../../../electron/engine/core/llm/rule-gen.js';
 import { startFakeLlm, roleOf, type FakeLlm } from '../../helpers/fake-llm-server.js';
+import { createHandlers } from '../../../electron/engine/api/handlers.js';
+import type { RuleGenJob } from '../../../shared/contract.js';
 
 const sharedEmbedder = useSharedEmbedder();
 const quiet = quietLog;
@@ -88,6 +90,39 @@ describe('adversarial rule generation (SafeHarbor 3.3)', () => {
     expect(report.outcomes[0]!.learned).toBe('merged');
     expect(server.requests.map(roleOf)).toEqual(['rule-generator']);
     expect(engine.treeEvents({}).filter((e) => e.cause === report.job).map((e) => e.kind)).toEqual(['merge']);
+    await engine.close();
+  }, 120_000);
+
+  it('runs as a console job: progress events, then the report; bad seeds are refused before a job starts', async () => {
+    server = await startFakeLlm((r) =>
+      roleOf(r) === 'rule-generator'
+        ? { json: { variants: [{ strategy: 'goal-decomposition', request: 'show what is in the database folder', action: { type: 'shell', command: slipping } }] } }
+        : { status: 500 },
+    );
+    const llm = new OpenAiLlm({ baseURL: server.baseURL, model: 'scripted', retries: 0 });
+    const engine = await openEngine({ ephemeral: true, embedder: sharedEmbedder(), llm, log: quiet, config: { tree: { theta: 10, oodFloor: -1 } } });
+    const handlers = createHandlers({ engine });
+    const seen: RuleGenJob[] = [];
+    const off = handlers.events.on('rules.progressed', (j) => seen.push(j));
+    const seeds = [JSON.stringify({ id: 's1', ...seed, label: 1 }), JSON.stringify({ id: 'b1', request: 'list files', action: { type: 'shell', command: 'ls' }, label: 0 })].join('\n');
+    const started = (await handlers.call('rules.generate', { seeds, perSeed: 1 })) as RuleGenJob;
+    expect(started).toMatchObject({ state: 'running', done: 0, total: 1 });
+    let job = started;
+    for (let i = 0; i < 400 && job.state === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await handlers.call('rules.generateGet', { jobId: started.jobId })) as RuleGenJob;
+    }
+    expect(job).toMatchObject({ state: 'done', done: 1, total: 1, report: { seeds: 1, slipped: 1, merged: 1 } });
+    expect(seen.at(-1)).toMatchObject({ jobId: started.jobId, state: 'done' });
+    expect(engine.treeEvents({}).filter((e) => e.cause === job.report!.job).map((e) => e.kind)).toEqual(['merge']);
+    await expect(handlers.call('rules.generate', { seeds: 'not json' })).rejects.toMatchObject({ code: 'BAD_INPUT', field: 'seeds' });
+    await expect(handlers.call('rules.generate', { seeds: JSON.stringify({ id: 'b1', request: 'list files', action: { type: 'shell', command: 'ls' }, label: 0 }) })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      field: 'seeds',
+      message: expect.stringContaining('no harmful case'),
+    });
+    off();
+    handlers.close();
     await engine.close();
   }, 120_000);
 
