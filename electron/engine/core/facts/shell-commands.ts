@@ -1437,6 +1437,17 @@ const READER_VALUE_OPTS: Record<string, string[]> = {
   diff: ['-U', '-C', '--label', '-x', '--exclude', '-I'],
   sqlite3: ['-cmd', '-separator', '-nullvalue'],
   du: ['-d', '--max-depth', '--exclude', '-B'],
+  stat: ['-c', '--format', '--printf'],
+  file: ['-m', '--magic-file', '-F', '--separator', '-e', '--exclude', '-P', '--parameter'],
+  uniq: ['-f', '--skip-fields', '-s', '--skip-chars', '-w', '--check-chars'],
+  nl: ['-b', '-d', '-f', '-h', '-i', '-l', '-n', '-s', '-v', '-w', '--body-numbering', '--number-separator', '--number-width', '--starting-line-number'],
+  cmp: ['-i', '--ignore-initial', '-n', '--bytes'],
+  paste: ['-d', '--delimiters'],
+  column: ['-s', '--separator', '-c', '--output-width', '-o', '--output-separator', '-N', '--table-columns'],
+  iconv: ['-f', '--from-code', '-t', '--to-code', '-o', '--output'],
+  strings: ['-n', '--bytes', '-t', '--radix', '-e', '--encoding'],
+  hexdump: ['-n', '-s', '-e'],
+  base32: ['-w', '--wrap'],
 };
 
 function readerCommand(c: Call): void {
@@ -1472,6 +1483,7 @@ function readerCommand(c: Call): void {
     return;
   }
   if (family === 'sort' && (values.has('-o') || values.has('--output'))) for (const e of pe(c, values.get('-o') ?? values.get('--output')!, 'sort -o')) E.writes.push(e);
+  if (family === 'iconv' && (values.has('-o') || values.has('--output'))) for (const e of pe(c, values.get('-o') ?? values.get('--output')!, 'iconv -o')) E.writes.push(e);
   if (['gzip', 'gunzip', 'bzip2', 'xz'].includes(family) && !flags.has('-c') && !flags.has('--stdout')) {
     for (const o of operands) for (const e of pe(c, o, name)) E.writes.push(e);
     return;
