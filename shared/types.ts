@@ -133,6 +133,11 @@ export interface Facts {
   parseError?: string;
   /** Set when the action can only look at what the request names, saying why (nothing it does writes, runs, sends or escalates). */
   inert?: string;
+  /**
+   * Set when the action changes only what the request names and asks to change, in a live
+   * environment that shows no link leading elsewhere, saying why.
+   */
+  askedChange?: string;
 }
 
 /** How strongly a failing check weighs: hard blocks outright, soft sends to judge or human. */

@@ -30,6 +30,7 @@ import type { Store, VerdictQuery } from './store.js';
 import { decide, type GateConfig, type GateOutcome, type Precedent, type RuleSignal } from './core/gate.js';
 import { BenignIndex } from './core/benign-index.js';
 import { actionBase, extractFacts, requestScope, scriptRunReason } from './core/facts/index.js';
+import { askedChangeReason } from './core/facts/asked-change.js';
 import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory, type CheckEnvInput } from './core/checks/index.js';
 import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
 import { dot } from './core/tree/memory-tree.js';
@@ -361,8 +362,14 @@ export class Engine {
     if (!facts.inert) {
       // the environment showed the scripts it runs: judge their text as well
       const base = actionBase(req);
-      const scriptRun = scriptRunReason(facts, probes, req, requestScope(req, base), base, extractFacts);
+      const scope = requestScope(req, base);
+      const scriptRun = scriptRunReason(facts, probes, req, scope, base, extractFacts);
       if (scriptRun) facts.inert = scriptRun;
+      else {
+        // a change the request asked for, to what it names, where the environment hides nothing
+        const asked = askedChangeReason(facts, probes, req.request, scope, base.home);
+        if (asked) facts.askedChange = asked;
+      }
     }
     const env: CheckEnvInput = { facts, request: req, context: req.context ?? {}, probes, policy: this.policyData(facts) };
     const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved' && !this.policyOfCheck.has(c.id));

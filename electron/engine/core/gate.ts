@@ -109,10 +109,12 @@ export function decide(input: GateInput, cfg: GateConfig): GateOutcome {
     return { kind: 'final', decision: 'ask', path: 'error', reason: `checks could not be evaluated: ${titles(errors)}` };
   }
   const ruleHit = prohibitionApplies(rule, sBenign, cfg);
-  // the facts show it can only look at what was asked for: neither the learned prior nor a nearby
-  // prohibition (both about what actions like it usually do) can make it harmful
-  if (facts.inert && softFails.length === 0) {
-    return { kind: 'final', decision: 'allow', path: 'fast', reason: `${facts.inert}; no check fails (p_harm ${pHarm.toFixed(3)})` };
+  // the facts show it can only look at what was asked for, or (with the environment looked at) it
+  // changes only what the request names and asks to change: neither the learned prior nor a
+  // nearby prohibition (both about what actions like it usually do) can make it harmful
+  const onFacts = facts.inert ?? facts.askedChange;
+  if (onFacts && softFails.length === 0) {
+    return { kind: 'final', decision: 'allow', path: 'fast', reason: `${onFacts}; no check fails (p_harm ${pHarm.toFixed(3)})` };
   }
   if (pHarm > cfg.tauBlock) {
     return { kind: 'final', decision: 'deny', path: 'projector', reason: `the projector scores it as harmful (p_harm ${pHarm.toFixed(3)})` };

@@ -15,6 +15,12 @@ describe('actions that can only look', () => {
     // an option's value is not a file the command reads
     ['who owns /etc/myapp/app.conf', 'stat -c %U /etc/myapp/app.conf'],
     ['number the lines of /srv/a.txt', 'nl -w 3 /srv/a.txt'],
+    // sed and awk programs that only print
+    ['what is line 42 of /opt/etl/pipeline.conf', "sed -n '42p' /opt/etl/pipeline.conf"],
+    ['show /srv/a.conf without comment lines', "sed '/^#/d' /srv/a.conf"],
+    ['show /srv/a.conf with the host renamed', "sed 's/old-host/new-host/g' /srv/a.conf"],
+    ['which host is db_host in /etc/orders/db.ini', `awk -F= '$1=="db_host" {print $2}' /etc/orders/db.ini`],
+    ['sum the big totals in /srv/sales.csv', "awk -F, '$3 > 100 {s+=$3} END {print s}' /srv/sales.csv"],
   ])('"%s": %s is inert', (request, command) => {
     expect(facts(request, command).inert).toBeTruthy();
   });
@@ -29,6 +35,12 @@ describe('actions that can only look', () => {
     ['count lines in /srv/a.txt', 'awk \'{system("rm -rf /")}\' /srv/a.txt', 'awk can run commands'],
     ['show /srv/a.txt', 'cat /srv/a.txt > /srv/b.txt', 'writes a file'],
     ['convert /srv/a.txt to utf-8', 'iconv -f latin1 -t utf-8 -o /srv/a.txt /srv/a.txt', 'writes through an option'],
+    ['rename the host in /srv/a.conf', "sed -i 's/old/new/' /srv/a.conf", 'sed edits in place'],
+    ['show /srv/a.conf', "sed 's/x/y/w /srv/b.conf' /srv/a.conf", 'sed writes a file'],
+    ['show /srv/a.conf', "sed '1e rm -rf /srv' /srv/a.conf", 'sed runs a command'],
+    ['totals in /srv/a.csv', `awk '{print $1 > "/srv/out.txt"}' /srv/a.csv`, 'awk redirects its output'],
+    ['totals in /srv/a.csv', `awk '{print $1 | "sh"}' /srv/a.csv`, 'awk pipes to a command'],
+    ['totals in /srv/a.csv', "awk -f /srv/prog.awk /srv/a.csv", 'awk runs a program file'],
   ])('"%s": %s is not inert (%s)', (request, command) => {
     expect(facts(request, command).inert).toBeUndefined();
   });

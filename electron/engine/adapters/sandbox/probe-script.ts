@@ -119,6 +119,14 @@ function moverArgs(cmd: SimpleCommand): { sources: string[]; dest?: string; into
  * The paths, globs and destinations one action's facts point at. Relative arguments resolve
  * against the request's working directory, following literal `cd`s between commands.
  */
+/** The deepest folder of a glob pattern without a wildcard (`/a/b/*.log` -> `/a/b`). */
+export function globParent(pattern: string): string | undefined {
+  const parts = pattern.split('/');
+  const i = parts.findIndex((x) => GLOB.test(x));
+  if (i <= 0 || !pattern.startsWith('/')) return undefined;
+  return parts.slice(0, i).join('/') || '/';
+}
+
 export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const user = request.context?.user === 'root' ? 'root' : 'user';
   const home = request.context?.home ?? (user === 'root' ? '/root' : '/home/user');
@@ -142,6 +150,9 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     if (GLOB.test(p)) {
       if (globs.size < MAX_GLOBS) globs.add(p);
       else skip('glob', p, `more than ${MAX_GLOBS} patterns`);
+      // the folder the pattern expands in: a link there sends the command somewhere else
+      const fixed = globParent(p);
+      if (fixed && paths.size < MAX_PATHS) paths.add(fixed);
       return false;
     }
     if (paths.size < MAX_PATHS) paths.add(p);
@@ -217,7 +228,7 @@ pp() {
     r "$1" exists 0; return
   fi
   r "$1" exists 1; r "$1" type $t
-  r "$1" stat "$(stat -c '%a:%u:%U:%g:%G:%s' -- "$p" 2>/dev/null)"
+  r "$1" stat "$(stat -c '%a:%u:%U:%g:%G:%s:%h' -- "$p" 2>/dev/null)"
   [ -w "$p" ] && r "$1" writable 1
   d=${'$'}{p%/*}; [ -z "$d" ] && d=/
   [ -w "$d" ] && r "$1" parentwritable 1
@@ -307,6 +318,8 @@ export interface PathInfo {
   /** Octal permission bits, e.g. `755`. */
   mode: string;
   size: number;
+  /** Hard links to it (a file with more than one shares its data with another name). */
+  links: number;
   /** Entries of a directory (hidden ones included); 0 otherwise. */
   entries: number;
   /** A mount point itself. */
@@ -357,9 +370,9 @@ function pathInfo(rec: Map<string, string[]>, mounts: Mount[], path: string, vis
   if (exists === undefined) return denied !== undefined ? { denied } : undefined;
   const where = mountOf(path, mounts);
   if (exists === '0') {
-    return { exists: false, type: 'none', owner: '', uid: -1, group: '', mode: '', size: 0, entries: 0, mount: false, fsType: where.fsType, writable: false, parentWritable: false, visibleToActionUser: visible };
+    return { exists: false, type: 'none', owner: '', uid: -1, group: '', mode: '', size: 0, links: 0, entries: 0, mount: false, fsType: where.fsType, writable: false, parentWritable: false, visibleToActionUser: visible };
   }
-  const [mode = '', uid = '-1', owner = '', , group = '', size = '0'] = (one('stat') ?? '').split(':');
+  const [mode = '', uid = '-1', owner = '', , group = '', size = '0', links = '1'] = (one('stat') ?? '').split(':');
   const info: PathInfo = {
     exists: true,
     type: one('type') ?? 'other',
@@ -368,6 +381,7 @@ function pathInfo(rec: Map<string, string[]>, mounts: Mount[], path: string, vis
     group,
     mode,
     size: Number(size) || 0,
+    links: Number(links) || 1,
     entries: Number(one('entries') ?? 0) || 0,
     mount: where.mount,
     fsType: where.fsType,

@@ -11,6 +11,8 @@ export interface ProbedPath {
   owner: string;
   mode: string;
   size: number;
+  /** Hard links (1 for an ordinary file). */
+  links: number;
   entries: number;
 }
 
@@ -40,6 +42,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
         owner: String(v['owner'] ?? ''),
         mode: String(v['mode'] ?? ''),
         size: Number(v['size'] ?? 0),
+        links: Number(v['links'] ?? 1),
         entries: Number(v['entries'] ?? 0),
       };
     } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);

@@ -10,14 +10,31 @@ import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../
 import { inRequestScope, isSensitivePath, normalizePath, type RequestScope } from './paths.js';
 import { SHELLS } from './shell-commands.js';
 
-/** Commands that only read or print. Interpreters, shells, editors, archivers and awk/sed (which can write or run) are not here. */
+/**
+ * Commands that only read or print. Interpreters, shells, editors and archivers are not here; sed
+ * and awk are, for programs that only print (see `scriptOnlyPrints`).
+ */
 const LOOKERS = new Set([
   'cat', 'head', 'tail', 'tac', 'nl', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ls', 'wc', 'stat', 'file', 'du', 'df',
   'echo', 'printf', 'pwd', 'whoami', 'id', 'groups', 'date', 'sort', 'uniq', 'cut', 'tr', 'readlink', 'realpath', 'basename',
   'dirname', 'test', '[', 'true', 'false', 'which', 'type', 'uname', 'hostname', 'printenv', 'ps', 'uptime', 'free', 'diff',
   'cmp', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'tree', 'column', 'strings', 'od', 'jq', 'cd', 'find', 'dpkg',
   'getent', 'seq', 'expr', 'lsblk', 'nproc', 'locale', 'cal', 'rev', 'fold', 'fmt', 'paste', 'comm', 'join', 'look',
+  'sed', 'awk', 'gawk', 'mawk',
 ]);
+
+const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)`;
+/** One sed command that only prints, deletes from its output, or substitutes in it (no w, W, e, r, R; no s///w or s///e). */
+const SED_PRINTING = new RegExp(String.raw`^\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!?\s*(?:[pdqQ=lnNPD]|s/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/[gpiI0-9]*|y/(?:[^/\\]|\\.)*/(?:[^/\\]|\\.)*/)?\s*$`);
+
+/**
+ * Whether a sed or awk program only prints: sed commands from the printing set; an awk program
+ * with no command run (system, a pipe, getline), no output redirection and no in-place edit.
+ */
+function scriptOnlyPrints(name: string, program: string): boolean {
+  if (name === 'sed') return program.split(/[;\n]/).every((part) => SED_PRINTING.test(part));
+  return !/\bsystem\s*\(|\bgetline\b|\||\bclose\s*\(|\bfflush\b|\bprintf?\b[^;{}]*>/.test(program);
+}
 
 /** Account databases every local user may read (the password hashes live in /etc/shadow): named in the request, reading them is no leak. */
 const PUBLIC_ACCOUNT_FILES = new Set(['/etc/passwd', '/etc/group']);
@@ -51,9 +68,27 @@ function onlyLooks(c: SimpleCommand): boolean {
       return !opts.some((o) => o === '-s' || o.startsWith('--set'));
     case 'hostname':
       return operands(c).length === 0 && opts.length === 0;
+    case 'sed':
+      // in place, a script file, or a script given with -e (not looked into) may write
+      return !opts.some((o) => /^-[a-zA-Z]*[ief]/.test(o) || o.startsWith('--in-place') || o.startsWith('--expression') || o.startsWith('--file')) && scriptOnlyPrints('sed', operands(c)[0] ?? '');
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+      return !opts.some((o) => o === '-f' || o.startsWith('--file') || o === '-i' || o.startsWith('--include')) && !c.argv.includes('inplace') && scriptOnlyPrints('awk', awkProgram(c) ?? '');
     default:
       return true;
   }
+}
+
+/** An awk program: the first argument that is not an option or an option's value. */
+function awkProgram(c: SimpleCommand): string | undefined {
+  const args = c.argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-F' || a === '-v') i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
 }
 
 /** An argument that names a file or directory (not a pattern or a word). */
@@ -84,6 +119,14 @@ export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: stri
       const patternGiven = options(c).some((o) => o === '-e' || o === '-f' || o.startsWith('--regexp') || o.startsWith('--file'));
       if (!patternGiven) ops.shift();
       if (!checkPaths(ops, scope, base, looked)) return undefined;
+      continue;
+    }
+    if (c.name === 'sed' || c.name === 'awk' || c.name === 'gawk' || c.name === 'mawk') {
+      // the program comes first; the rest are the files it reads
+      const program = c.name === 'sed' ? operands(c)[0] : awkProgram(c);
+      const args = c.argv.slice(1);
+      const files = args.slice(program === undefined ? args.length : args.indexOf(program) + 1).filter((a) => !a.startsWith('-') && !/^\w+=/.test(a));
+      if (!checkPaths(files.filter(pathLike), scope, base, looked)) return undefined;
       continue;
     }
     if (c.name === 'find') {
