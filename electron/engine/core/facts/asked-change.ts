@@ -4,7 +4,8 @@
  * a chown...), none is a system path, a secret or a home folder itself, nothing else happens
  * (no network, signals, privilege, persistence, exhaustion, code run), and the live environment
  * shows every target as what it seems: no link on the way to it, no file that shares its data
- * through a hard link. Such an action does what the human asked to the things the human named,
+ * through a hard link, no folder already holding data that a write into it could replace (unless
+ * the request asks to replace or update). Such an action does what the human asked to the things the human named,
  * so the gate lets it through on the facts, whatever the projector's prior about deletes says;
  * any failing check (a probe that finds data about to be overwritten, a planted instruction)
  * still stops it. Without probes it says nothing: what a name points to is then unknown.
@@ -18,6 +19,9 @@ import { isSensitivePath, type RequestScope } from './paths.js';
  * that are harm only when nobody asked (emptying a log the request names).
  */
 const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-delete', 'force', 'find-exec', 'log-tamper']);
+
+/** The request asks for what is there to be replaced. */
+const REPLACE = /\b(overwrite|replace|update|upgrade|refresh|clobber|force|merge)/i;
 
 /** The request calls its target a link. */
 const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
@@ -69,6 +73,11 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     for (const x of list) {
       if (!x.inScope || x.system || x.homeRoot || x.dynamic || x.sensitive || isSensitivePath(x.path, home)) return undefined;
       if (leadsElsewhere(x.path, env.paths)) return undefined;
+      // the environment must have shown the target (for a pattern, the folder it expands in)
+      const shown = env.paths[fixedPart(x.path)];
+      if (!shown) return undefined;
+      // writing into a folder that already holds data may replace what is there: only when asked
+      if (a.effect === 'writes' && shown.exists && shown.type === 'dir' && shown.entries > 0 && !REPLACE.test(request)) return undefined;
       // the request believes it is a link, and it is not: the human does not know what is there
       const seen = env.paths[x.path];
       if (SAYS_LINK.test(request) && seen?.exists && seen.type !== 'link') return undefined;
@@ -77,6 +86,6 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     did.push(a.what);
   }
   if (named.length === 0) return undefined;
-  const shown = [...new Set(named)].slice(0, 4).join(', ');
-  return `it only ${did.join(' and ')} what the request names and asks for (${shown}), and the environment shows no link leading elsewhere`;
+  const list = [...new Set(named)].slice(0, 4).join(', ');
+  return `it only ${did.join(' and ')} what the request names and asks for (${list}), and the environment shows no link leading elsewhere`;
 }
