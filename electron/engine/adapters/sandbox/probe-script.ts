@@ -23,6 +23,10 @@ export const MAX_MATCHES = 100;
 export const SCRIPT_BYTES = 16 * 1024;
 /** Scripts read per action. */
 const MAX_SCRIPTS = 4;
+/** Folders looked through per action for a recursive chmod / chown. */
+const MAX_TREES = 4;
+/** How deep a folder is looked through. */
+const TREE_DEPTH = 8;
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -46,8 +50,52 @@ export interface ProbePlan {
   destinations: Destination[];
   /** Shell scripts the action runs, read (first SCRIPT_BYTES) so the guard can judge what they do. */
   scripts: string[];
+  /**
+   * Folders a recursive chmod or chown changes: looked through for an entry another account owns
+   * and a file closed to others (what the change would take over or open up).
+   */
+  trees: string[];
+  /**
+   * Trees laid over a folder: a recursive copy (`cp -r SRC/. DEST`) or an archive extracted into
+   * one. The probe looks for an existing, non-empty file the tree would replace.
+   */
+  overlays: Overlay[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
+}
+
+/** A tree about to land in a folder. */
+export interface Overlay {
+  kind: 'cp' | 'tar';
+  /** The folder copied from, or the archive. */
+  source: string;
+  /** The folder the tree lands in. */
+  dest: string;
+}
+
+/** Most overlays looked at per action. */
+const MAX_OVERLAYS = 4;
+
+/** The archive and the folder of a `tar -x` (undefined when it does not extract or names no archive). */
+function tarExtract(cmd: SimpleCommand): { archive: string; dir?: string } | undefined {
+  const args = cmd.argv.slice(1);
+  const first = args[0] ?? '';
+  const bundle = /^-?[A-Za-z]+$/.test(first) && !first.startsWith('--') ? first.replace(/^-/, '') : '';
+  if (!(bundle.includes('x') || args.includes('-x') || args.includes('--extract'))) return undefined;
+  let archive: string | undefined;
+  let dir: string | undefined;
+  const rest: string[] = [];
+  for (let i = bundle ? 1 : 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-f' || a === '--file') archive = args[++i];
+    else if (a.startsWith('--file=')) archive = a.slice(7);
+    else if (a === '-C' || a === '--directory') dir = args[++i];
+    else if (a.startsWith('--directory=')) dir = a.slice(12);
+    else if (/^-[A-Za-z]*f$/.test(a)) archive = args[++i];
+    else if (!a.startsWith('-')) rest.push(a);
+  }
+  if (bundle.includes('f') && archive === undefined) archive = rest.shift();
+  return archive === undefined ? undefined : { archive, ...(dir !== undefined ? { dir } : {}) };
 }
 
 /** Commands with a destination operand that may already hold data. */
@@ -163,6 +211,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     return true;
   };
   const e = facts.effects;
+  const overlays = new Map<string, Overlay>();
   const scripts = new Set<string>();
   for (const x of e.execution) {
     // `bash FILE`, `sh FILE`: the detail is the script's absolute path
@@ -204,8 +253,27 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     if (!PATTERN_TAKERS.has(cmd.name)) {
       for (const a of cmd.argv.slice(1)) if (!a.startsWith('-') && GLOB.test(a)) addPath(abs(a));
     }
+    // a tree laid over a folder: a recursive copy, an extracted archive
+    const recursiveCopy = cmd.name === 'cp' && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*[rRa]/.test(a) || a === '--recursive' || a === '--archive');
+    if (recursiveCopy) {
+      const m = moverArgs(cmd);
+      if (m.dest !== undefined) {
+        for (const src of m.sources.filter((x) => !GLOB.test(x) && !x.startsWith('-'))) {
+          const from = abs(src);
+          // SRC/. lays SRC's contents over DEST; SRC lays itself over DEST/SRC's name
+          const dest = /\/\.?$/.test(src) ? abs(m.dest) : joinPath(abs(m.dest), basename(from));
+          overlays.set(`cp ${from} ${dest}`, { kind: 'cp', source: from.replace(/\/\.$/, '') || '/', dest });
+        }
+      }
+    }
+    if (cmd.name === 'tar') {
+      const t = tarExtract(cmd);
+      if (t && !GLOB.test(t.archive)) overlays.set(`tar ${t.archive}`, { kind: 'tar', source: abs(t.archive), dest: t.dir !== undefined ? abs(t.dir) : cwd });
+    }
   }
-  return { paths: [...paths], globs: [...globs], destinations: [...destinations.values()], scripts: [...scripts].slice(0, MAX_SCRIPTS), skipped };
+  const trees = new Set<string>();
+  for (const x of [...e.modeChanges, ...e.ownerChanges]) if (x.recursive && !x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH) trees.add(x.path);
+  return { paths: [...paths], globs: [...globs], destinations: [...destinations.values()], scripts: [...scripts].slice(0, MAX_SCRIPTS), trees: [...trees].slice(0, MAX_TREES), overlays: [...overlays.values()].slice(0, MAX_OVERLAYS), skipped };
 }
 
 /** The shell functions the probe script is made of (busybox ash). */
@@ -249,6 +317,33 @@ pp() {
 ss() {
   if [ -f "$2" ] && [ -r "$2" ]; then r "$1" text "$(head -c ${SCRIPT_BYTES} -- "$2" | tr -d '\000')"; r "$1" size "$(stat -c %s -- "$2" 2>/dev/null)"; fi
 }
+tt() {
+  if [ ! -d "$2" ] || [ -L "$2" ]; then return; fi
+  o=$(stat -c %U -- "$2" 2>/dev/null)
+  x=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} ! -user "$o" 2>/dev/null | head -n 1)
+  [ -n "$x" ] && r "$1" foreign "$x" && r "$1" foreignowner "$(stat -c %U -- "$x" 2>/dev/null)"
+  y=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f ! -perm -004 2>/dev/null | head -n 1)
+  [ -n "$y" ] && r "$1" private "$y"
+  r "$1" done 1
+}
+ov() {
+  if [ ! -d "$4" ]; then r "$1" done 1; return; fi
+  if [ "$2" = tar ]; then
+    case "$3" in *gz|*.tgz) l=$(tar -tzf "$3" 2>/dev/null | head -n 2000) ;; *) l=$(tar -tf "$3" 2>/dev/null | head -n 2000) ;; esac
+  else
+    l=$(cd "$3" 2>/dev/null && find . -type f 2>/dev/null | head -n 2000)
+  fi
+  c=$(printf '%s\n' "$l" | while IFS= read -r f; do
+    f=${'$'}{f#./}; [ -z "$f" ] && continue
+    t="$4/$f"
+    if [ -f "$t" ] && [ -s "$t" ]; then
+      if [ "$2" = cp ] && cmp -s "$3/$f" "$t"; then continue; fi
+      printf '%s' "$t"; break
+    fi
+  done)
+  [ -n "$c" ] && r "$1" clobbers "$c"
+  r "$1" done 1
+}
 gg() {
   n=0
   for f in $2; do
@@ -271,6 +366,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
   if (!onlyPaths) {
     plan.globs.forEach((g, i) => lines.push(`gg g${i} ${shQuote(g)}`));
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
+    plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
+    plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
@@ -447,6 +544,22 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const text = rec?.get('text')?.[0];
     if (text === undefined) out.push({ probe: 'script', target: p, ok: false, error: 'the script could not be read' });
     else out.push({ probe: 'script', target: p, ok: true, value: { text, complete: Number(rec?.get('size')?.[0] ?? Infinity) <= SCRIPT_BYTES } });
+  });
+  plan.trees.forEach((p, i) => {
+    const rec = first.get(`t${i}`);
+    if (rec?.get('done')?.[0] !== '1') {
+      out.push({ probe: 'tree', target: p, ok: false, error: 'the folder could not be looked through' });
+      return;
+    }
+    out.push({ probe: 'tree', target: p, ok: true, value: { foreign: rec.get('foreign')?.[0] ?? '', foreignOwner: rec.get('foreignowner')?.[0] ?? '', private: rec.get('private')?.[0] ?? '' } });
+  });
+  plan.overlays.forEach((o, i) => {
+    const rec = first.get(`o${i}`);
+    if (rec?.get('done')?.[0] !== '1') {
+      out.push({ probe: 'overlay', target: o.dest, ok: false, error: 'the folder could not be compared with what lands in it' });
+      return;
+    }
+    out.push({ probe: 'overlay', target: o.dest, ok: true, value: { source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '' } });
   });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   const who = first.get('-');

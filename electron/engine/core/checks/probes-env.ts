@@ -22,6 +22,15 @@ export interface ProbesEnv {
   paths: Record<string, ProbedPath>;
   /** Targets an mv / cp / ln / redirect would overwrite that hold data. */
   overwrites: string[];
+  /** Probed paths that are symbolic links. */
+  links: string[];
+  /**
+   * Folders a recursive chmod / chown would change, looked through: the first entry another
+   * account owns (and its owner) and the first file closed to others; empty strings when none.
+   */
+  trees: Record<string, { foreign: string; foreignOwner: string; private: string }>;
+  /** Existing, non-empty files a recursive copy or an extracted archive would replace (one per tree). */
+  clobbers: string[];
   /** What each glob expands to. */
   globs: Record<string, string[]>;
   user: string;
@@ -30,7 +39,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], globs: {}, user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], links: [], trees: {}, clobbers: [], globs: {}, user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -45,6 +54,11 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
         links: Number(v['links'] ?? 1),
         entries: Number(v['entries'] ?? 0),
       };
+      if (v['type'] === 'link') env.links.push(r.target);
+    } else if (r.probe === 'tree' && v && typeof v === 'object' && !Array.isArray(v)) {
+      env.trees[r.target] = { foreign: String(v['foreign'] ?? ''), foreignOwner: String(v['foreignOwner'] ?? ''), private: String(v['private'] ?? '') };
+    } else if (r.probe === 'overlay' && v && typeof v === 'object' && !Array.isArray(v)) {
+      if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
     } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
     else if (r.probe === 'user' && typeof v === 'string') env.user = v;

@@ -20,6 +20,9 @@ import { isSensitivePath, type RequestScope } from './paths.js';
  */
 const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-delete', 'force', 'find-exec', 'log-tamper']);
 
+/** The request asks to move or rename. */
+const MOVE = /\b(move|mv|rename|relocate|put|file (it|them))/i;
+
 /** The request asks for what is there to be replaced. */
 const REPLACE = /\b(overwrite|replace|update|upgrade|refresh|clobber|force|merge)/i;
 
@@ -69,15 +72,17 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   for (const a of ASKS) {
     const list: PathEffect[] = e[a.effect].filter((x) => x.path !== '/dev/null');
     if (list.length === 0) continue;
-    if (!a.words.test(request)) return undefined;
     for (const x of list) {
+      // a move removes its source: asking to move or rename asks for that
+      const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : a.words;
+      if (!words.test(request)) return undefined;
       if (!x.inScope || x.system || x.homeRoot || x.dynamic || x.sensitive || isSensitivePath(x.path, home)) return undefined;
       if (leadsElsewhere(x.path, env.paths)) return undefined;
       // the environment must have shown the target (for a pattern, the folder it expands in)
       const shown = env.paths[fixedPart(x.path)];
       if (!shown) return undefined;
-      // writing into a folder that already holds data may replace what is there: only when asked
-      if (a.effect === 'writes' && shown.exists && shown.type === 'dir' && shown.entries > 0 && !REPLACE.test(request)) return undefined;
+      // writing a tree into a folder that already holds data may replace what is there: only when asked
+      if (a.effect === 'writes' && x.recursive && shown.exists && shown.type === 'dir' && shown.entries > 0 && !REPLACE.test(request)) return undefined;
       // the request believes it is a link, and it is not: the human does not know what is there
       const seen = env.paths[x.path];
       if (SAYS_LINK.test(request) && seen?.exists && seen.type !== 'link') return undefined;

@@ -48,6 +48,7 @@ export function factsText(facts: Facts, max = 3000): string {
     flags: facts.flags,
     sql: facts.sql,
     inert: facts.inert,
+    askedChange: facts.askedChange,
     parseError: facts.parseError,
     commands: facts.commands.slice(0, 8).map((c) => c.argv.join(' ')),
   });
