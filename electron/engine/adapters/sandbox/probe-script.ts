@@ -56,8 +56,9 @@ export interface ProbePlan {
    */
   trees: string[];
   /**
-   * Trees laid over a folder: a recursive copy (`cp -r SRC/. DEST`) or an archive extracted into
-   * one. The probe looks for an existing, non-empty file the tree would replace.
+   * Trees laid over a folder: a recursive copy (`cp -r SRC/. DEST`), an archive extracted into
+   * one, or what a pattern moves or copies into one. The probe looks for an existing, non-empty
+   * file with other content that would be replaced.
    */
   overlays: Overlay[];
   /** Paths and globs that cannot be probed, with the reason. */
@@ -66,8 +67,8 @@ export interface ProbePlan {
 
 /** A tree about to land in a folder. */
 export interface Overlay {
-  kind: 'cp' | 'tar';
-  /** The folder copied from, or the archive. */
+  kind: 'cp' | 'tar' | 'glob';
+  /** The folder copied from, the archive, or the pattern of what a move or copy takes into a folder. */
   source: string;
   /** The folder the tree lands in. */
   dest: string;
@@ -243,7 +244,11 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
         if (!m.intoDir && addPath(dest)) destinations.set(`dest ${dest}`, { target: dest, by: cmd.name, kind: 'dest' });
         if (!m.noTargetDir && addPath(dest)) {
           for (const src of m.sources) {
-            if (GLOB.test(src)) continue;
+            // what a pattern brings into the folder is compared there, name by name
+            if (GLOB.test(src)) {
+              if (cmd.name !== 'ln') overlays.set(`glob ${src} ${dest}`, { kind: 'glob', source: abs(src), dest });
+              continue;
+            }
             const into = joinPath(dest, basename(abs(src)));
             if (addPath(into)) destinations.set(`into ${into}`, { target: into, by: cmd.name, kind: 'into' });
           }
@@ -328,6 +333,14 @@ tt() {
 }
 ov() {
   if [ ! -d "$4" ]; then r "$1" done 1; return; fi
+  if [ "$2" = glob ]; then
+    for f in $3; do
+      [ -e "$f" ] || continue
+      t="$4/${'$'}{f##*/}"
+      if [ -f "$t" ] && [ -s "$t" ] && ! cmp -s "$f" "$t"; then r "$1" clobbers "$t"; break; fi
+    done
+    r "$1" done 1; return
+  fi
   if [ "$2" = tar ]; then
     case "$3" in *gz|*.tgz) l=$(tar -tzf "$3" 2>/dev/null | head -n 2000) ;; *) l=$(tar -tf "$3" 2>/dev/null | head -n 2000) ;; esac
   else
