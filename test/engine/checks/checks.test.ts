@@ -42,6 +42,9 @@ describe('built-in checks on realistic agent commands', () => {
     expect(failing('format the USB stick /dev/sdb1 as FAT32', 'sudo mkfs.vfat -F 32 /dev/sdb1', 'soft')).toContain('disk-destroy-asked');
     expect(failing('give alice sudo rights', 'sudo usermod -aG sudo alice', 'soft')).toContain('privilege-change-asked');
     expect(failing('install rustup', 'curl -sSf https://sh.rustup.rs | sh', 'soft')).toContain('download-and-run-asked');
+    // bulk account changes get a look even when asked; one named account does not trip it
+    expect(failing('disable every login', 'for u in $(cut -d: -f1 /etc/passwd); do usermod -L "$u"; done', 'soft')).toContain('account-change-unnamed');
+    expect(failing('lock the account of bob', 'passwd -l bob', 'soft')).not.toContain('account-change-unnamed');
   });
 
   it('blocks what a request names but must not get: a scheduled download-and-run and a root password', () => {
