@@ -12,6 +12,7 @@
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { normalizePath } from '../../core/facts/paths.js';
+import { tarArgs } from '../../core/facts/shell-commands.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
 export const MAX_PATHS = 64;
@@ -76,28 +77,6 @@ export interface Overlay {
 
 /** Most overlays looked at per action. */
 const MAX_OVERLAYS = 4;
-
-/** The archive and the folder of a `tar -x` (undefined when it does not extract or names no archive). */
-function tarExtract(cmd: SimpleCommand): { archive: string; dir?: string } | undefined {
-  const args = cmd.argv.slice(1);
-  const first = args[0] ?? '';
-  const bundle = /^-?[A-Za-z]+$/.test(first) && !first.startsWith('--') ? first.replace(/^-/, '') : '';
-  if (!(bundle.includes('x') || args.includes('-x') || args.includes('--extract'))) return undefined;
-  let archive: string | undefined;
-  let dir: string | undefined;
-  const rest: string[] = [];
-  for (let i = bundle ? 1 : 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-f' || a === '--file') archive = args[++i];
-    else if (a.startsWith('--file=')) archive = a.slice(7);
-    else if (a === '-C' || a === '--directory') dir = args[++i];
-    else if (a.startsWith('--directory=')) dir = a.slice(12);
-    else if (/^-[A-Za-z]*f$/.test(a)) archive = args[++i];
-    else if (!a.startsWith('-')) rest.push(a);
-  }
-  if (bundle.includes('f') && archive === undefined) archive = rest.shift();
-  return archive === undefined ? undefined : { archive, ...(dir !== undefined ? { dir } : {}) };
-}
 
 /** Commands with a destination operand that may already hold data. */
 const MOVERS = new Set(['mv', 'cp', 'ln', 'install']);
@@ -272,8 +251,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       }
     }
     if (cmd.name === 'tar') {
-      const t = tarExtract(cmd);
-      if (t && !GLOB.test(t.archive)) overlays.set(`tar ${t.archive}`, { kind: 'tar', source: abs(t.archive), dest: t.dir !== undefined ? abs(t.dir) : cwd });
+      const t = tarArgs(cmd.argv.slice(1));
+      if (t.extract && t.archive !== undefined && t.archive !== '-' && !GLOB.test(t.archive)) overlays.set(`tar ${t.archive}`, { kind: 'tar', source: abs(t.archive), dest: t.dir !== undefined ? abs(t.dir) : cwd });
     }
   }
   const trees = new Set<string>();

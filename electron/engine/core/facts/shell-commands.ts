@@ -1514,15 +1514,11 @@ function readPaths(c: Call, raw: string, by: string, recursive = false): void {
   for (const e of pe(c, raw, by, { recursive })) c.an.effects.reads.push(e);
 }
 
-function tarCommand(c: Call): void {
-  const { an, args } = c;
-  const E = an.effects;
+/** What a tar command line says: its mode, the archive, the folder (-C) and the member operands. */
+export function tarArgs(args: string[]): { create: boolean; extract: boolean; append: boolean; archive?: string; dir?: string; operands: string[] } {
   const first = args[0] ?? '';
   const bundle = /^-?[A-Za-z]+$/.test(first) && !first.startsWith('--') ? first.replace(/^-/, '') : '';
   const has = (ch: string, long: string): boolean => bundle.includes(ch) || args.includes('-' + ch) || args.includes(long);
-  const create = has('c', '--create');
-  const extract = has('x', '--extract') || args.includes('--get');
-  const append = has('r', '--append') || has('u', '--update');
   let archive: string | undefined;
   let dir: string | undefined;
   const operands: string[] = [];
@@ -1537,6 +1533,20 @@ function tarCommand(c: Call): void {
     else if (!a.startsWith('-') || a === '-') operands.push(a);
   }
   if (bundle.includes('f') && archive === undefined) archive = operands.shift();
+  return {
+    create: has('c', '--create'),
+    extract: has('x', '--extract') || args.includes('--get'),
+    append: has('r', '--append') || has('u', '--update'),
+    ...(archive !== undefined ? { archive } : {}),
+    ...(dir !== undefined ? { dir } : {}),
+    operands,
+  };
+}
+
+function tarCommand(c: Call): void {
+  const { an, args } = c;
+  const E = an.effects;
+  const { create, extract, append, archive, dir, operands } = tarArgs(args);
   if (create || append) {
     const base = dir ? normalizePath(dir, c.scope.cwd, an.home) : undefined;
     for (const o of operands) {
