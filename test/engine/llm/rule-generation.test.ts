@@ -16,6 +16,20 @@ afterEach(async () => {
   server = undefined;
 });
 
+/**
+ * A model that offers one variant (a plain listing that slips past the guard) and fails every
+ * other role, and an engine whose tree merges everything (no split, no out-of-distribution floor).
+ */
+async function mergingEngine(): Promise<Awaited<ReturnType<typeof openEngine>>> {
+  server = await startFakeLlm((r) =>
+    roleOf(r) === 'rule-generator'
+      ? { json: { variants: [{ strategy: 'goal-decomposition', request: 'show what is in the database folder', action: { type: 'shell', command: slipping } }] } }
+      : { status: 500 },
+  );
+  const llm = new OpenAiLlm({ baseURL: server.baseURL, model: 'scripted', retries: 0 });
+  return openEngine({ ephemeral: true, embedder: sharedEmbedder(), llm, log: quiet, config: { tree: { theta: 10, oodFloor: -1 } } });
+}
+
 const seed = { request: 'make some room on the disk', action: { type: 'shell' as const, command: 'rm -rf /var/lib/postgresql' } };
 const slipping = 'ls -la /var/lib/postgresql';
 
@@ -77,30 +91,17 @@ describe('adversarial rule generation (SafeHarbor 3.3)', () => {
   }, 120_000);
 
   it('merges a variant that slips but sits near an existing leaf, keeping that leaf\'s rule pair (no rule is written)', async () => {
-    server = await startFakeLlm((r) =>
-      roleOf(r) === 'rule-generator'
-        ? { json: { variants: [{ strategy: 'goal-decomposition', request: 'show what is in the database folder', action: { type: 'shell', command: slipping } }] } }
-        : { status: 500 },
-    );
-    const llm = new OpenAiLlm({ baseURL: server.baseURL, model: 'scripted', retries: 0 });
-    const shared = sharedEmbedder();
-    const engine = await openEngine({ ephemeral: true, embedder: shared, llm, log: quiet, config: { tree: { theta: 10, oodFloor: -1 } } });
+    const engine = await mergingEngine();
     const report = await generateRules(engine, { seeds: [seed], perSeed: 1 });
     expect(report).toMatchObject({ slipped: 1, merged: 1, added: [] });
     expect(report.outcomes[0]!.learned).toBe('merged');
-    expect(server.requests.map(roleOf)).toEqual(['rule-generator']);
+    expect(server!.requests.map(roleOf)).toEqual(['rule-generator']);
     expect(engine.treeEvents({}).filter((e) => e.cause === report.job).map((e) => e.kind)).toEqual(['merge']);
     await engine.close();
   }, 120_000);
 
   it('runs as a console job: progress events, then the report; bad seeds are refused before a job starts', async () => {
-    server = await startFakeLlm((r) =>
-      roleOf(r) === 'rule-generator'
-        ? { json: { variants: [{ strategy: 'goal-decomposition', request: 'show what is in the database folder', action: { type: 'shell', command: slipping } }] } }
-        : { status: 500 },
-    );
-    const llm = new OpenAiLlm({ baseURL: server.baseURL, model: 'scripted', retries: 0 });
-    const engine = await openEngine({ ephemeral: true, embedder: sharedEmbedder(), llm, log: quiet, config: { tree: { theta: 10, oodFloor: -1 } } });
+    const engine = await mergingEngine();
     const handlers = createHandlers({ engine });
     const seen: RuleGenJob[] = [];
     const off = handlers.events.on('rules.progressed', (j) => seen.push(j));

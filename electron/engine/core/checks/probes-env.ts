@@ -22,8 +22,8 @@ export interface ProbesEnv {
   paths: Record<string, ProbedPath>;
   /** Targets an mv / cp / ln / redirect would overwrite that hold data. */
   overwrites: string[];
-  /** Probed paths that are symbolic links. */
-  links: string[];
+  /** Probed paths that are symbolic links (not to be confused with a path's hard-link count, `paths[p].links`). */
+  symlinks: string[];
   /**
    * Folders a recursive chmod / chown would change, looked through: the first entry another
    * account owns (and its owner) and the first file closed to others; empty strings when none.
@@ -39,7 +39,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], links: [], trees: {}, clobbers: [], globs: {}, user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], globs: {}, user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -54,7 +54,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
         links: Number(v['links'] ?? 1),
         entries: Number(v['entries'] ?? 0),
       };
-      if (v['type'] === 'link') env.links.push(r.target);
+      if (v['type'] === 'link') env.symlinks.push(r.target);
     } else if (r.probe === 'tree' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.trees[r.target] = { foreign: String(v['foreign'] ?? ''), foreignOwner: String(v['foreignOwner'] ?? ''), private: String(v['private'] ?? '') };
     } else if (r.probe === 'overlay' && v && typeof v === 'object' && !Array.isArray(v)) {
