@@ -24,7 +24,11 @@ const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text).join
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'warden-mcp-'));
-  shared = realpathSync(mkdtempSync(join(tmpdir(), 'warden-mcp-files-')));
+  // a fixed folder name: the path is part of what the guard embeds, so a random one made the
+  // first read's score (and whether it reached the reviewer) vary from run to run
+  shared = join(realpathSync(tmpdir()), 'warden-mcp-files');
+  rmSync(shared, { recursive: true, force: true });
+  mkdirSync(shared);
   writeFileSync(join(shared, 'notes.txt'), 'meeting at noon\n');
   writeFileSync(join(shared, 'todo.txt'), 'buy milk\n');
   mkdirSync(join(shared, '.ssh'));
