@@ -71,7 +71,7 @@ describe('warden exec', () => {
 
     it('on ask with nobody deciding, denies when the wait runs out', async () => {
       const r = await warden(['exec', '--timeout', '300', '--', 'chmod', '755', 'run.sh']);
-      expect(r.status).toBe(126);
+      expect(r.status, r.stderr).toBe(126);
       expect(r.stderr).toMatch(/no human decided/);
     });
 
