@@ -121,7 +121,14 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
     const subsets = safeOsSubsets(metrics.by_category);
     const note = suite === 'safe-os' ? 'benign Safe-OS items carry only an answer; their commands are the hand-written references in electron/engine/eval/adapters/safe-os-benign-reference.json' : undefined;
     bar?.stop();
+    const wrong = f.verbose
+      ? results
+          .filter((r) => (r.verdict.decision !== 'allow') !== (r.item.label === 1))
+          .map((r) => `WRONG ${r.item.id} label=${r.item.label} ${r.verdict.decision}/${r.verdict.path}: ${r.verdict.reason} :: ${JSON.stringify(r.item.action)}`)
+      : [];
     if (f.json) {
+      // the JSON object stays alone on stdout; the wrong verdicts go to stderr
+      if (wrong.length) process.stderr.write(wrong.join('\n') + '\n');
       process.stdout.write(JSON.stringify({ suite: suite ?? f.cases, split, ...(policyFile ? { policy: policy?.id ?? null, policy_file: policyFile, policy_path: f.analyzer ? 'analyzer' : 'rules' } : {}), live: !!sandbox, ...metrics, ...(subsets ? { subsets } : {}), ...(note ? { note } : {}) }) + '\n');
       return;
     }
@@ -143,12 +150,7 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
       ...(subsets ? [`Safe-OS subsets${sandbox ? ' (live)' : ''}: ${JSON.stringify(subsets)}`] : []),
       ...(note ? [note] : []),
     ];
-    if (f.verbose) {
-      for (const r of results) {
-        const blocked = r.verdict.decision !== 'allow';
-        if (blocked !== (r.item.label === 1)) lines.push(`WRONG ${r.item.id} label=${r.item.label} ${r.verdict.decision}/${r.verdict.path}: ${r.verdict.reason} :: ${JSON.stringify(r.item.action)}`);
-      }
-    }
+    lines.push(...wrong);
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
     bar?.stop();
