@@ -106,6 +106,17 @@ describe('shell structure', () => {
     expect(paths(facts("cat > setup.sh <<'EOF'\nrm -rf ~/.ssh\nEOF\nsource setup.sh").effects.deletes)).toEqual(['/home/user/.ssh']);
   });
 
+  it('reads what gzip and its kin take in, writes the file beside it and removes the original unless kept', () => {
+    const z = facts('gzip -9 logs/old.log');
+    expect([paths(z.effects.reads), paths(z.effects.writes), paths(z.effects.deletes)]).toEqual([[`${CWD}/logs/old.log`], [`${CWD}/logs/old.log.gz`], [`${CWD}/logs/old.log`]]);
+    const k = facts('gunzip -k dump.sql.gz');
+    expect([paths(k.effects.reads), paths(k.effects.writes), paths(k.effects.deletes)]).toEqual([[`${CWD}/dump.sql.gz`], [`${CWD}/dump.sql`], []]);
+    expect(paths(facts('xz -d a.tar.xz').effects.writes)).toEqual([`${CWD}/a.tar`]);
+    expect(paths(facts('zstd -d a.zst').effects.deletes)).toEqual([]);
+    const out = facts('gunzip -c dump.sql.gz > dump.sql');
+    expect([paths(out.effects.writes), paths(out.effects.deletes)]).toEqual([[`${CWD}/dump.sql`], []]);
+  });
+
   it('marks a command whose name is hidden as dynamic', () => {
     const f = facts('CMD=$1; $CMD -rf /tmp/x');
     expect(f.flags).toContain('dynamic-command');

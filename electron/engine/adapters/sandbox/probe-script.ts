@@ -28,6 +28,16 @@ const MAX_SCRIPTS = 4;
 const MAX_TREES = 4;
 /** How deep a folder is looked through. */
 const TREE_DEPTH = 8;
+/** Delete targets read for a note that says to keep them, per action. */
+const MAX_NOTED = 4;
+/** Files read per delete target, and the largest one read. */
+const NOTE_FILES = 200;
+const NOTE_BYTES = 64 * 1024;
+/**
+ * What a note that asks for its data to be kept says (extended regular expression, any case):
+ * "the only remaining copy", "do not delete", "not backed up"...
+ */
+export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe)|not (yet )?backed up|no (other )?backups?( exist| left)?|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -62,6 +72,11 @@ export interface ProbePlan {
    * file with other content that would be replaced.
    */
   overlays: Overlay[];
+  /**
+   * What the action deletes, by name: each file, and the files of each folder (up to a depth),
+   * read for a note saying the data must be kept (the only copy, not backed up, do not delete).
+   */
+  noted: string[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -257,7 +272,18 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   }
   const trees = new Set<string>();
   for (const x of [...e.modeChanges, ...e.ownerChanges]) if (x.recursive && !x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH) trees.add(x.path);
-  return { paths: [...paths], globs: [...globs], destinations: [...destinations.values()], scripts: [...scripts].slice(0, MAX_SCRIPTS), trees: [...trees].slice(0, MAX_TREES), overlays: [...overlays.values()].slice(0, MAX_OVERLAYS), skipped };
+  const noted = new Set<string>();
+  for (const x of e.deletes) if (!x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH && x.path !== '/') noted.add(x.path);
+  return {
+    paths: [...paths],
+    globs: [...globs],
+    destinations: [...destinations.values()],
+    scripts: [...scripts].slice(0, MAX_SCRIPTS),
+    trees: [...trees].slice(0, MAX_TREES),
+    overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
+    noted: [...noted].slice(0, MAX_NOTED),
+    skipped,
+  };
 }
 
 /** The shell functions the probe script is made of (busybox ash). */
@@ -336,6 +362,14 @@ ov() {
   [ -n "$c" ] && r "$1" clobbers "$c"
   r "$1" done 1
 }
+kn() {
+  if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
+  f=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f -size -${NOTE_BYTES / 1024}k 2>/dev/null | head -n ${NOTE_FILES} | while IFS= read -r x; do
+    if grep -qiE "$3" -- "$x" 2>/dev/null; then printf '%s' "$x"; break; fi
+  done)
+  if [ -n "$f" ]; then r "$1" note "$f"; r "$1" says "$(grep -m 1 -iE "$3" -- "$f" 2>/dev/null | head -c 300)"; fi
+  r "$1" done 1
+}
 gg() {
   n=0
   for f in $2; do
@@ -360,6 +394,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
+    plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)} ${shQuote(KEEP_NOTE)}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
@@ -552,6 +587,14 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       return;
     }
     out.push({ probe: 'overlay', target: o.dest, ok: true, value: { source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '' } });
+  });
+  plan.noted.forEach((p, i) => {
+    const rec = first.get(`n${i}`);
+    if (rec?.get('done')?.[0] !== '1') {
+      out.push({ probe: 'keep-note', target: p, ok: false, error: 'what is about to be deleted could not be read' });
+      return;
+    }
+    out.push({ probe: 'keep-note', target: p, ok: true, value: { file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' } });
   });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   const who = first.get('-');

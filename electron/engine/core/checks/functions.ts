@@ -97,7 +97,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'in_request_scope(path): bool', description: 'the request names the path, a parent of it, a glob covering it, or its name (system directories and homes themselves only by full path)' },
   { signature: 'sensitive(path): bool', description: 'keys, credentials, secrets, password databases, browser profiles, shell history' },
   { signature: 'system_path(path): bool', description: '/, a top-level system directory or a direct child of one (/etc/passwd, /usr/bin, /var/lib/docker)' },
-  { signature: 'system_area(path): bool', description: 'anywhere inside the operating system trees (/etc, /usr, /var, /boot, /opt...)' },
+  { signature: 'system_area(path): bool', description: 'anywhere inside the operating system trees (/etc, /usr, /var, /boot...; not /opt or /srv, which hold applications and sites)' },
   { signature: 'home_root(path): bool', description: 'a home directory itself (~, /home/x, /root) or /home' },
   { signature: 'scratch(path): bool', description: 'temporary files, caches and build output' },
   { signature: 'log_path(path): bool', description: 'logs, audit trails and shell history' },

@@ -31,6 +31,8 @@ export interface ProbesEnv {
   trees: Record<string, { foreign: string; foreignOwner: string; private: string }>;
   /** Existing, non-empty files a recursive copy or an extracted archive would replace (one per tree). */
   clobbers: string[];
+  /** Files in what the action deletes that say the data must be kept, with the line that says it. */
+  keepNotes: { target: string; file: string; says: string }[];
   /** What each glob expands to. */
   globs: Record<string, string[]>;
   user: string;
@@ -39,7 +41,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], globs: {}, user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], globs: {}, user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -59,6 +61,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       env.trees[r.target] = { foreign: String(v['foreign'] ?? ''), foreignOwner: String(v['foreignOwner'] ?? ''), private: String(v['private'] ?? '') };
     } else if (r.probe === 'overlay' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
+    } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
+      if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
     } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
     else if (r.probe === 'user' && typeof v === 'string') env.user = v;

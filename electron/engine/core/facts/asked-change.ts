@@ -8,7 +8,8 @@
  * the request asks to replace or update). Such an action does what the human asked to the things the human named,
  * so the gate lets it through on the facts, whatever the projector's prior about deletes says;
  * any failing check (a probe that finds data about to be overwritten, a planted instruction)
- * still stops it. Without probes it says nothing: what a name points to is then unknown.
+ * still stops it. Without probes it says nothing about paths: what a name points to is then
+ * unknown. Stopping processes the request names, by name or id, needs no probe.
  */
 import type { Facts, PathEffect, ProbeResult } from '../../../../shared/types.js';
 import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
@@ -19,6 +20,27 @@ import { isSensitivePath, type RequestScope } from './paths.js';
  * that are harm only when nobody asked (emptying a log the request names).
  */
 const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-delete', 'force', 'find-exec', 'log-tamper']);
+
+/** The request asks to compress or decompress: gzip and its kin replace the original file. */
+const PACK = /\b(compress|decompress|uncompress|gzip|gunzip|zip|unzip|unpack|pack|xz|bzip2|zstd|extract)/i;
+
+/** Commands that compress or decompress in place. */
+const PACKERS = new Set(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd']);
+
+/** The request asks to stop processes. */
+const STOP = /\b(kill|stop|terminate|end|restart|shut ?down|quit|signal|hang ?up|reload|interrupt|pause|resume)/i;
+
+/** Commands that only print their arguments: an expansion in them is data, not a target. */
+const PRINTERS = new Set(['echo', 'printf']);
+
+/** Signal targets that reach more than the processes a request could name. */
+const EVERY_PROCESS = new Set(['-1', '0', '1', 'all of a user']);
+
+/** A name or process id the request itself spells out (a whole word, any case). */
+function requestNames(request: string, target: string): boolean {
+  const t = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\w.-])${t}($|[^\\w-])`, 'i').test(request);
+}
 
 /** The request asks to move or rename. */
 const MOVE = /\b(move|mv|rename|relocate|put|file (it|them))/i;
@@ -31,8 +53,8 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
-  { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore)/i, what: 'writes' },
+  { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy)/i, what: 'deletes' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred)/i, what: 'writes' },
   { effect: 'modeChanges', words: /\b(chmod|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
@@ -45,13 +67,14 @@ function fixedPart(p: string): string {
 }
 
 /** Whether a probed path, or a probed folder on the way to it, is a link, or it is a file with a second hard link. */
-function leadsElsewhere(path: string, paths: Record<string, ProbedPath>): string | undefined {
+function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkItselfGoes = false): string | undefined {
   const target = fixedPart(path);
   for (const [p, info] of Object.entries(paths)) {
     if (!info.exists) continue;
     const onTheWay = p === target || target.startsWith(p === '/' ? '/' : `${p}/`);
     if (!onTheWay) continue;
-    if (info.type === 'link') return `${p} is a link`;
+    // rm of a link removes the link, never what it points to
+    if (info.type === 'link' && !(linkItselfGoes && p === path)) return `${p} is a link`;
     if (p === target && info.type === 'file' && info.links > 1) return `${p} shares its data with another name (hard link)`;
   }
   return undefined;
@@ -61,36 +84,49 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>): string
 export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: string, scope: RequestScope, home: string): string | undefined {
   if (facts.kind !== 'shell' || facts.parseError || facts.inert || facts.commands.length === 0) return undefined;
   if (facts.flags.some((f) => !CHANGE_FORMS.has(f))) return undefined;
-  if (facts.commands.some((c) => c.dynamic || c.wrappers.length > 0)) return undefined;
+  if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || c.wrappers.length > 0)) return undefined;
   const e = facts.effects;
-  if ([e.network, e.signals, e.privilege, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
+  if ([e.network, e.privilege, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
+  // signals: only to processes the request names, and asks to stop
+  for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !requestNames(request, s.target)) return undefined;
+  const rmArgs = facts.commands.filter((c) => c.name === 'rm' || c.name === 'unlink').flatMap((c) => c.argv.slice(1));
   if (e.reads.some((r) => r.dynamic || (r.sensitive && !r.inScope))) return undefined;
   const env = probesEnv(probes);
-  if (!env.available) return undefined;
+  // a path's change needs the environment to have shown the path; stopping a named process does not
+  if (!env.available && ASKS.some((a) => e[a.effect].length > 0)) return undefined;
   const named: string[] = [];
   const did: string[] = [];
+  let links = 0;
   for (const a of ASKS) {
     const list: PathEffect[] = e[a.effect].filter((x) => x.path !== '/dev/null');
     if (list.length === 0) continue;
     for (const x of list) {
       // a move removes its source: asking to move or rename asks for that
-      const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : a.words;
+      const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : PACKERS.has(x.by) ? PACK : a.words;
       if (!words.test(request)) return undefined;
-      if (!x.inScope || x.system || x.homeRoot || x.dynamic || x.sensitive || isSensitivePath(x.path, home)) return undefined;
-      if (leadsElsewhere(x.path, env.paths)) return undefined;
+      // gzip's output is named by its input: users.sql.gz -> users.sql
+      const packedFromNamed = PACKERS.has(x.by) && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
+      if (!(x.inScope || packedFromNamed) || x.system || x.homeRoot || x.dynamic || x.sensitive || isSensitivePath(x.path, home)) return undefined;
+      const linkItselfGoes = a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob;
+      if (leadsElsewhere(x.path, env.paths, linkItselfGoes)) return undefined;
       // the environment must have shown the target (for a pattern, the folder it expands in)
       const shown = env.paths[fixedPart(x.path)];
       if (!shown) return undefined;
       // writing a tree into a folder that already holds data may replace what is there: only when asked
       if (a.effect === 'writes' && x.recursive && shown.exists && shown.type === 'dir' && shown.entries > 0 && !REPLACE.test(request)) return undefined;
-      // the request believes it is a link, and it is not: the human does not know what is there
+      // a link, or nothing yet (a link about to be made)
       const seen = env.paths[x.path];
-      if (SAYS_LINK.test(request) && seen?.exists && seen.type !== 'link') return undefined;
+      if (!seen?.exists || seen.type === 'link') links++;
       named.push(x.path);
     }
     did.push(a.what);
   }
+  // the request believes it changes a link, and no target is one: the human does not know what is there
+  if (SAYS_LINK.test(request) && named.length > 0 && links === 0) return undefined;
+  for (const sig of e.signals) named.push(sig.target);
+  if (e.signals.length > 0) did.push('signals');
   if (named.length === 0) return undefined;
   const list = [...new Set(named)].slice(0, 4).join(', ');
-  return `it only ${did.join(' and ')} what the request names and asks for (${list}), and the environment shows no link leading elsewhere`;
+  const paths = did.some((d) => d !== 'signals');
+  return `it only ${did.join(' and ')} what the request names and asks for (${list})${paths ? ', and the environment shows no link leading elsewhere' : ''}`;
 }

@@ -44,7 +44,11 @@ function stripGlobTail(p: string): string {
   return s === '' ? '/' : s;
 }
 
-/** Directories whose direct children are system places too (besides the top-level ones). */
+/**
+ * Directories whose direct children are system places too (besides the top-level ones). /opt and
+ * /srv are not among them: their children are one application's install or one site's data,
+ * whose loss breaks that application, not the machine.
+ */
 const SYSTEM_DIRS = [
   '/etc',
   '/bin',
@@ -67,12 +71,10 @@ const SYSTEM_DIRS = [
   '/proc',
   '/sys',
   '/root',
-  '/opt',
-  '/srv',
   '/snap',
 ];
-/** Trees that belong to the operating system. */
-const SYSTEM_TREES = ['/etc', '/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/var', '/dev', '/proc', '/sys', '/opt', '/srv', '/snap'];
+/** Trees that belong to the operating system (/opt and /srv hold applications and sites). */
+const SYSTEM_TREES = ['/etc', '/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/var', '/dev', '/proc', '/sys', '/snap'];
 const NOT_SYSTEM = ['/var/tmp', '/dev/null', '/dev/shm', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/fd', '/dev/tty', '/proc/self/fd'];
 
 function parentOf(p: string): string {

@@ -642,7 +642,7 @@ export function runCommand(c: Call): Feed {
 }
 
 const NETWORK = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ssh', 'sftp', 'ftp', 'lftp', 'tftp', 'smbclient', 'ping', 'dig', 'nslookup', 'host', 'aria2c', 'axel', 'http', 'https', 'xh', 'mail', 'mailx', 'sendmail', 'mutt', 's-nail', 'ssh-copy-id', 'openssl', 'traceroute', 'whois']);
-const READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'tac', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'file', 'stat', 'wc', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'jq', 'yq', 'gpg', 'openssl', 'zcat', 'bat', 'view', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk', 'mawk', 'tar', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'xz', '7z', 'column', 'paste', 'comm', 'iconv', 'csvlook', 'sqlite3']);
+const READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'tac', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'file', 'stat', 'wc', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'jq', 'yq', 'gpg', 'openssl', 'zcat', 'bat', 'view', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk', 'mawk', 'tar', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', '7z', 'column', 'paste', 'comm', 'iconv', 'csvlook', 'sqlite3']);
 const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'pico', 'joe', 'micro', 'mcedit']);
 
 /** `xargs CMD`: the items of standard input become arguments (or replace -I's marker). */
@@ -1450,6 +1450,44 @@ const READER_VALUE_OPTS: Record<string, string[]> = {
   base32: ['-w', '--wrap'],
 };
 
+/** Compressors and their file suffix; the un- names decompress. */
+const COMPRESSORS = new Map([
+  ['gzip', '.gz'],
+  ['gunzip', '.gz'],
+  ['bzip2', '.bz2'],
+  ['bunzip2', '.bz2'],
+  ['xz', '.xz'],
+  ['unxz', '.xz'],
+  ['zstd', '.zst'],
+  ['unzstd', '.zst'],
+]);
+
+/**
+ * gzip and its kin: each file operand is read, and (unless the output goes to stdout) the
+ * compressed or decompressed file is written beside it and the original removed, unless kept
+ * (-k; zstd keeps by default).
+ */
+function compressorCommand(c: Call, flags: Set<string>, operands: string[], recursive: boolean): void {
+  const { name } = c;
+  const E = c.an.effects;
+  const short = [...flags].filter((f) => /^-[a-zA-Z0-9]+$/.test(f)).join('');
+  const has = (ch: string, long: string): boolean => (ch !== '' && short.includes(ch)) || flags.has(long);
+  const suffix = COMPRESSORS.get(name)!;
+  const decompress = name.startsWith('un') || name === 'gunzip' || has('d', '--decompress') || has('d', '--uncompress');
+  const toStdout = has('c', '--stdout') || has('c', '--to-stdout');
+  const listOnly = has('l', '--list') || has('t', '--test');
+  const keep = has('k', '--keep') || (name.endsWith('zstd') && !has('', '--rm'));
+  // -1 .. -9 (and zstd's -19) are compression levels
+  for (const o of operands.filter((x) => !/^-\d+$/.test(x))) {
+    readPaths(c, o, name, recursive);
+    if (toStdout || listOnly) continue;
+    const out = recursive ? o : decompress ? (o.endsWith(suffix) ? o.slice(0, -suffix.length) : o) : `${o}${suffix}`;
+    for (const e of pe(c, out, name, { recursive })) E.writes.push(e);
+    // each file is replaced by its (de)compressed form; a folder given with -r stays
+    if (!keep && !recursive) for (const e of pe(c, o, name)) E.deletes.push(e);
+  }
+}
+
 function readerCommand(c: Call): void {
   const { an, name, args } = c;
   const E = an.effects;
@@ -1484,10 +1522,7 @@ function readerCommand(c: Call): void {
   }
   if (family === 'sort' && (values.has('-o') || values.has('--output'))) for (const e of pe(c, values.get('-o') ?? values.get('--output')!, 'sort -o')) E.writes.push(e);
   if (family === 'iconv' && (values.has('-o') || values.has('--output'))) for (const e of pe(c, values.get('-o') ?? values.get('--output')!, 'iconv -o')) E.writes.push(e);
-  if (['gzip', 'gunzip', 'bzip2', 'xz'].includes(family) && !flags.has('-c') && !flags.has('--stdout')) {
-    for (const o of operands) for (const e of pe(c, o, name)) E.writes.push(e);
-    return;
-  }
+  if (COMPRESSORS.has(family)) return compressorCommand(c, flags, operands, recursive);
   if (family === 'awk') {
     const prog = values.has('-f') ? undefined : operands[0];
     if (prog && /system\s*\(|\|\s*getline|print\s*\|\s*"/.test(prog)) {
