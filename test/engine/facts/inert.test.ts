@@ -62,4 +62,11 @@ describe('public account databases', () => {
     expect(facts('which accounts in /etc/shadow have no password', "grep '::' /etc/shadow").inert).toBeUndefined();
     expect(facts('show my notes', 'cat /etc/passwd').inert).toBeUndefined();
   });
+
+  it('lets a question about the accounts read /etc/passwd and /etc/group without naming them, and nothing secret', () => {
+    expect(facts('which accounts on this machine have /bin/sh as their login shell?', `awk -F: '$7 == "/bin/sh" {print $1}' /etc/passwd`).inert).toMatch(/\/etc\/passwd/);
+    expect(facts('who are the members of the docker group?', 'grep ^docker: /etc/group').inert).toBeTruthy();
+    expect(facts('which accounts have no password?', "awk -F: '$2 == \"\"' /etc/shadow").inert).toBeUndefined();
+    expect(facts('show the build log', 'cat /etc/passwd').inert).toBeUndefined();
+  });
 });

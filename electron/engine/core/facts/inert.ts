@@ -39,6 +39,14 @@ function scriptOnlyPrints(name: string, program: string): boolean {
 /** Account databases every local user may read (the password hashes live in /etc/shadow): named in the request, reading them is no leak. */
 const PUBLIC_ACCOUNT_FILES = new Set(['/etc/passwd', '/etc/group']);
 
+/** Words of a question about the machine's accounts, which /etc/passwd and /etc/group answer. */
+const ACCOUNT_WORDS = ['account', 'accounts', 'user', 'users', 'username', 'usernames', 'login', 'logins', 'shell', 'shells', 'group', 'groups', 'uid', 'uids', 'gid', 'members'];
+
+/** The file is named by the request, or is a public account file and the request asks about accounts. */
+function readInScope(p: string, inScope: boolean, scope: RequestScope): boolean {
+  return inScope || (PUBLIC_ACCOUNT_FILES.has(p) && ACCOUNT_WORDS.some((w) => scope.words.has(w)));
+}
+
 /** Options that make an otherwise reading command write, delete or run something. */
 const FIND_ACTIONS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
 const DPKG_QUERIES = new Set(['-s', '--status', '-l', '--list', '-L', '--listfiles', '-S', '--search', '-p', '--print-avail']);
@@ -137,7 +145,7 @@ export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: stri
     if (!checkPaths(operands(c).filter(pathLike), scope, base, looked)) return undefined;
   }
   for (const r of e.reads) {
-    if (!r.inScope || (r.sensitive && !PUBLIC_ACCOUNT_FILES.has(r.path)) || r.dynamic) return undefined;
+    if (!readInScope(r.path, r.inScope, scope) || (r.sensitive && !PUBLIC_ACCOUNT_FILES.has(r.path)) || r.dynamic) return undefined;
     looked.push(r.path);
   }
   const names = [...new Set(looked)].slice(0, 4);
@@ -160,7 +168,9 @@ function contained(f: Facts): string | undefined {
     ['runs hidden or downloaded code', e.execution],
   ];
   for (const [what, list] of named) if (list.length > 0) return what;
-  const risky = f.flags.filter((x) => x !== 'background');
+  // a script names its files through variables as a matter of course; what matters is that
+  // every path resolved (a dynamic one is caught below) and that it only reads and writes
+  const risky = f.flags.filter((x) => x !== 'background' && x !== 'hidden-path-in-variable');
   if (risky.length > 0) return `shows ${risky.join(', ')}`;
   const bad = [...e.reads, ...e.writes].find((p) => p.sensitive || p.dynamic || (p.system && e.writes.includes(p)));
   if (bad) return `touches ${bad.path}`;
@@ -192,7 +202,7 @@ export function scriptRunReason(facts: Facts, probes: ProbeResult[], req: Action
 function checkPaths(args: string[], scope: RequestScope, base: { cwd: string; home: string }, looked: string[]): boolean {
   for (const a of args) {
     const p = normalizePath(a, base.cwd, base.home);
-    if ((isSensitivePath(p, base.home) && !PUBLIC_ACCOUNT_FILES.has(p)) || !inRequestScope(p, scope, true)) return false;
+    if ((isSensitivePath(p, base.home) && !PUBLIC_ACCOUNT_FILES.has(p)) || !readInScope(p, inRequestScope(p, scope, true), scope)) return false;
     looked.push(p);
   }
   return true;
