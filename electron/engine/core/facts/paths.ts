@@ -66,7 +66,6 @@ const SYSTEM_DIRS = [
   '/boot',
   '/var',
   '/var/lib',
-  '/var/spool',
   '/dev',
   '/proc',
   '/sys',
@@ -90,8 +89,11 @@ export function isSystemPath(p: string): boolean {
   const s = stripGlobTail(p);
   if (p === '/' || s === '/') return true;
   if (NOT_SYSTEM.some((n) => isUnder(s, n))) return false;
-  return SYSTEM_DIRS.includes(s) || SYSTEM_DIRS.includes(parentOf(s));
+  return SYSTEM_DIRS.includes(s) || SYSTEM_DIRS.includes(parentOf(s)) || SYSTEM_SPOOLS.has(s) || SYSTEM_SPOOLS.has(parentOf(s));
 }
+
+/** The operating system's own spools; another folder in /var/spool is one application's queue. */
+const SYSTEM_SPOOLS = new Set(['/var/spool/cron', '/var/spool/cron/crontabs', '/var/spool/mail', '/var/spool/at', '/var/spool/anacron', '/var/spool/postfix', '/var/spool/exim4', '/var/spool/cups', '/var/spool/rsyslog', '/var/spool/mqueue', '/var/spool/clientmqueue']);
 
 /** Anywhere inside the operating system's own trees (/etc, /usr, /var, /boot...), at any depth. */
 export function isSystemArea(p: string): boolean {
