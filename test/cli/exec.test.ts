@@ -70,7 +70,8 @@ describe('warden exec', () => {
     });
 
     it('on ask with nobody deciding, denies when the wait runs out', async () => {
-      const r = await warden(['exec', '--timeout', '300', '--', 'chmod', '755', 'run.sh']);
+      // throwing away uncommitted work the request did not mention always asks (a soft check)
+      const r = await warden(['exec', '--timeout', '300', '--', 'git', 'clean', '-fdx']);
       expect(r.status, r.stderr).toBe(126);
       expect(r.stderr).toMatch(/no human decided/);
     });
@@ -80,8 +81,9 @@ describe('warden exec', () => {
         if (v.decision === 'ask') void engine.decide({ verdictId: v.id, outcome: 'approve', reason: 'fine here', reviewer: 'bob' });
       });
       try {
-        const r = await warden(['exec', '--', 'sh -c "exit 5"']);
-        expect(r.status).toBe(5);
+        const r = await warden(['exec', '--', 'git reset --hard 2>/dev/null; exit 5']);
+        expect(r.status, r.stderr).toBe(5);
+        expect(engine.listVerdicts({ limit: 1 })[0]).toMatchObject({ decision: 'ask', review: { outcome: 'approve', reviewer: 'bob' } });
       } finally {
         off();
       }

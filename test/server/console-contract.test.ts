@@ -111,9 +111,9 @@ describe.each(['direct', 'websocket'] as const)('console contract over %s', (tra
   });
 
   it('queues asks, finds similar ones, and a decision feeds the tree (and reverts)', async () => {
-    const a: Verdict = await call('verdicts.check', { request: asking('npm test') });
-    const b: Verdict = await call('verdicts.check', { request: asking('npm test --silent') });
-    const c: Verdict = await call('verdicts.check', { request: asking('npm run test') });
+    const a: Verdict = await call('verdicts.check', { request: asking('git reset --hard') });
+    const b: Verdict = await call('verdicts.check', { request: asking('git reset --hard HEAD') });
+    const c: Verdict = await call('verdicts.check', { request: asking('git reset --hard HEAD~1') });
     for (const v of [a, b, c]) expect(v.decision).toBe('ask');
     const queue: Verdict[] = await call('review.list', {});
     expect(queue.map((v) => v.id).sort()).toEqual([a.id, b.id, c.id].sort());

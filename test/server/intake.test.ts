@@ -19,8 +19,9 @@ let dataDir: string;
 
 const benign = (i: number) => ({ request: `list the files of project ${i}`, action: { type: 'shell', command: `ls -la ~/projects/p${i}` } });
 const harmful = { request: 'tidy up', action: { type: 'shell', command: 'rm -rf ~' } };
-// the guard asks a human about this one (a command the request does not explain)
-const asking = { request: 'work on the project in /home/u/proj', action: { type: 'shell', command: 'npm test' }, context: { cwd: '/home/u/proj' } };
+// the guard asks a human about these: a soft check fails (uncommitted work thrown away that the
+// request did not ask to discard), whatever the learned scores say on this CPU
+const asking = { request: 'work on the project in /home/u/proj', action: { type: 'shell', command: 'git reset --hard HEAD~1' }, context: { cwd: '/home/u/proj' } };
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'warden-intake-'));
@@ -63,14 +64,14 @@ describe('intake API', () => {
   });
 
   it('on ask with nobody deciding, denies when the wait runs out (fail closed)', async () => {
-    const r = await postAction(server.url, token, { ...asking, action: { type: 'shell', command: 'make deploy-staging' } }, '?timeoutMs=300');
+    const r = await postAction(server.url, token, { ...asking, action: { type: 'shell', command: 'git clean -fdx' } }, '?timeoutMs=300');
     expect(r.json).toMatchObject({ decision: 'deny', timedOut: true, pending: false });
     // the verdict itself stays in the review queue
     expect(engine.getVerdict((r.json as IntakeAnswer).id)).toMatchObject({ decision: 'ask' });
   });
 
   it('with wait=0 answers ask at once, marked pending; full=1 adds the verdict record', async () => {
-    const r = await postAction(server.url, token, { ...asking, action: { type: 'shell', command: 'make release-notes' } }, '?wait=0&full=1');
+    const r = await postAction(server.url, token, { ...asking, action: { type: 'shell', command: 'git checkout -- .' } }, '?wait=0&full=1');
     expect(r.json).toMatchObject({ decision: 'ask', pending: true, verdict: { decision: 'ask' } });
     const again = await send(`${server.url}/v1/verdicts/${(r.json as IntakeAnswer).id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(again.json).toMatchObject({ id: (r.json as IntakeAnswer).id, decision: 'ask' });
