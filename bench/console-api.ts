@@ -48,7 +48,8 @@ export async function benchConsoleApi(opts: { pending?: number; calls?: number }
 
     let firstAsk: string | undefined;
     for (let i = 0; i < pending; i++) {
-      const v = await engine.check({ request: `work on the project in /home/u/proj${i % 50}`, action: { type: 'shell', command: `npm test -- --shard=${i}` }, context: { cwd: `/home/u/proj${i % 50}` } });
+      // throwing away uncommitted work the request did not mention: a soft check sends each to a human
+      const v = await engine.check({ request: `work on the project in /home/u/proj${i % 50}`, action: { type: 'shell', command: `git reset --hard HEAD~${i + 1}` }, context: { cwd: `/home/u/proj${i % 50}` } });
       if (v.decision === 'ask') firstAsk ??= v.id;
     }
     const counts = engine.counts();
