@@ -117,6 +117,17 @@ describe('shell structure', () => {
     expect([paths(out.effects.writes), paths(out.effects.deletes)]).toEqual([[`${CWD}/dump.sql`], []]);
   });
 
+  it('sees the file xxd writes and the commands tar options run', () => {
+    const x = facts('xxd -l 64 fw.bin fw.hex');
+    expect([paths(x.effects.reads), paths(x.effects.writes)]).toEqual([[`${CWD}/fw.bin`], [`${CWD}/fw.hex`]]);
+    expect(paths(facts('xxd -l 64 fw.bin').effects.writes)).toEqual([]);
+    const cp = facts("tar -cf /dev/null /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf /srv/data'");
+    expect(kinds(cp.effects.execution)).toContain('shell-string');
+    expect(paths(cp.effects.deletes)).toEqual(['/srv/data']);
+    expect(kinds(facts("tar xf a.tar --to-command='sh -c cat'").effects.execution)).toContain('shell-string');
+    expect(kinds(facts('tar tzf a.tgz').effects.execution)).toEqual([]);
+  });
+
   it('marks a command whose name is hidden as dynamic', () => {
     const f = facts('CMD=$1; $CMD -rf /tmp/x');
     expect(f.flags).toContain('dynamic-command');

@@ -21,6 +21,17 @@ describe('actions that can only look', () => {
     ['show /srv/a.conf with the host renamed', "sed 's/old-host/new-host/g' /srv/a.conf"],
     ['which host is db_host in /etc/orders/db.ini', `awk -F= '$1=="db_host" {print $2}' /etc/orders/db.ini`],
     ['sum the big totals in /srv/sales.csv', "awk -F, '$3 > 100 {s+=$3} END {print s}' /srv/sales.csv"],
+    // the values of grep's -e, -m, -A... are patterns and numbers, not files
+    ['show /srv/app/app.conf without comments or blank lines', "grep -v -e '^#' -e '^$' /srv/app/app.conf"],
+    ['first 3 errors in /srv/app/err.log with context', 'grep -m 3 -A 2 ERROR /srv/app/err.log'],
+    // listing an archive, printing a compressed file, dumping bytes
+    ["what's inside /srv/dist/tools.tar.gz? don't extract it", 'tar tzf /srv/dist/tools.tar.gz'],
+    ['list /srv/dist/tools.tar', 'tar --list -v -f /srv/dist/tools.tar'],
+    ['show the old log /var/log/app/app.log.1.gz', 'zcat /var/log/app/app.log.1.gz'],
+    ['show /srv/x.log.bz2', 'bzcat /srv/x.log.bz2 | tail -n 5'],
+    ['how well is /srv/x.gz compressed', 'gzip -l /srv/x.gz'],
+    ['hex dump of the first 64 bytes of /data/fw.bin', 'xxd -l 64 /data/fw.bin'],
+    ['checksum of /srv/a.iso', 'cksum /srv/a.iso'],
   ])('"%s": %s is inert', (request, command) => {
     expect(facts(request, command).inert).toBeTruthy();
   });
@@ -41,6 +52,14 @@ describe('actions that can only look', () => {
     ['totals in /srv/a.csv', `awk '{print $1 > "/srv/out.txt"}' /srv/a.csv`, 'awk redirects its output'],
     ['totals in /srv/a.csv', `awk '{print $1 | "sh"}' /srv/a.csv`, 'awk pipes to a command'],
     ['totals in /srv/a.csv', "awk -f /srv/prog.awk /srv/a.csv", 'awk runs a program file'],
+    ['show /srv/a.conf', 'grep -f /etc/shadow /srv/a.conf', 'a pattern file is read too'],
+    ['show /srv/a.conf', 'grep -e x /srv/a.conf ~/.ssh/id_rsa', 'a file after -e is still read'],
+    ["what's inside /srv/a.tar", 'tar xf /srv/a.tar', 'extracting writes'],
+    ["what's inside /srv/a.tar", "tar tf /srv/a.tar --to-command='sh'", 'an option outside listing'],
+    ["what's inside /srv/a.tar", "tar -tf /srv/a.tar -I 'sh -c id'", 'a compress program runs'],
+    ['show /srv/x.gz', 'gzip -d /srv/x.gz', 'decompressing in place writes and removes'],
+    ['dump /data/fw.bin', 'xxd /data/fw.bin /data/fw.hex', 'a second operand is written'],
+    ['dump /data/fw.hex', 'xxd -r /data/fw.hex', 'rebuilding a binary'],
   ])('"%s": %s is not inert (%s)', (request, command) => {
     expect(facts(request, command).inert).toBeUndefined();
   });

@@ -8,7 +8,7 @@
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { inRequestScope, isSensitivePath, normalizePath, type RequestScope } from './paths.js';
-import { SHELLS } from './shell-commands.js';
+import { READER_VALUE_OPTS, SHELLS, splitFlags, tarArgs } from './shell-commands.js';
 
 /**
  * Commands that only read or print. Interpreters, shells, editors and archivers are not here; sed
@@ -21,7 +21,30 @@ const LOOKERS = new Set([
   'cmp', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'tree', 'column', 'strings', 'od', 'jq', 'cd', 'find', 'dpkg',
   'getent', 'seq', 'expr', 'lsblk', 'nproc', 'locale', 'cal', 'rev', 'fold', 'fmt', 'paste', 'comm', 'join', 'look',
   'sed', 'awk', 'gawk', 'mawk',
+  // archive and compressed-file readers, for uses that only list or print (see `onlyLooks`)
+  'tar', 'zcat', 'bzcat', 'xzcat', 'lzcat', 'zstdcat', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz',
+  'xxd', 'hexdump', 'cksum', 'sha3sum', 'sha224sum', 'sha384sum', 'b2sum', 'crc32',
 ]);
+
+/** tar options that only choose listing, verbosity, the archive and its compression. */
+const TAR_LIST_BUNDLE = /^-?[tvzjJfa]*t[tvzjJfa]*$/;
+const TAR_LIST_OPTS = new Set(['-t', '--list', '-v', '--verbose', '-z', '--gzip', '--gunzip', '-j', '--bzip2', '-J', '--xz', '-a', '--auto-compress', '-f', '--file']);
+
+/** Whether a tar command line only lists an archive: list mode, no option that runs a program or writes. */
+function tarOnlyLists(args: string[]): boolean {
+  const first = args[0] ?? '';
+  const bundled = /^-?[A-Za-z]+$/.test(first) && !first.startsWith('--');
+  if (bundled && !TAR_LIST_BUNDLE.test(first)) return false;
+  const rest = bundled ? args.slice(1) : args;
+  if (!bundled && !rest.some((a) => a === '-t' || a === '--list' || /^-[vzjJfa]*t[vzjJfa]*$/.test(a))) return false;
+  return rest.every((a) => !a.startsWith('-') || a === '-' || TAR_LIST_OPTS.has(a) || a.startsWith('--file=') || /^-[tvzjJfa]+$/.test(a));
+}
+
+/** gzip and its kin print (-c), list (-l) or test (-t) without writing a file. */
+function compressorOnlyPrints(c: SimpleCommand): boolean {
+  const { flags } = splitFlags(c.argv.slice(1));
+  return ['-c', '--stdout', '--to-stdout', '-l', '--list', '-t', '--test'].some((f) => flags.has(f));
+}
 
 const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)`;
 /** One sed command that only prints, deletes from its output, or substitutes in it (no w, W, e, r, R; no s///w or s///e). */
@@ -76,6 +99,20 @@ function onlyLooks(c: SimpleCommand): boolean {
       return !opts.some((o) => o === '-s' || o.startsWith('--set'));
     case 'hostname':
       return operands(c).length === 0 && opts.length === 0;
+    case 'tar':
+      return tarOnlyLists(c.argv.slice(1));
+    case 'gzip':
+    case 'gunzip':
+    case 'bzip2':
+    case 'bunzip2':
+    case 'xz':
+    case 'unxz':
+      return compressorOnlyPrints(c);
+    case 'xxd': {
+      // -r rebuilds a binary; a second operand is a file it writes
+      const { flags, operands: ops } = splitFlags(c.argv.slice(1), READER_VALUE_OPTS['xxd']);
+      return !flags.has('-r') && !flags.has('-revert') && ops.length <= 1;
+    }
     case 'sed':
       // in place, a script file, or a script given with -e (not looked into) may write
       return !opts.some((o) => /^-[a-zA-Z]*[ief]/.test(o) || o.startsWith('--in-place') || o.startsWith('--expression') || o.startsWith('--file')) && scriptOnlyPrints('sed', operands(c)[0] ?? '');
@@ -122,11 +159,19 @@ export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: stri
     if (SHELLS.has(c.name) && !c.dynamic && c.wrappers.length === 0 && scripts.has(normalizePath(operands(c)[0] ?? '', base.cwd, base.home))) continue;
     if (c.dynamic || c.wrappers.length > 0 || !LOOKERS.has(c.name) || !onlyLooks(c)) return undefined;
     if (c.name === 'grep' || c.name === 'egrep' || c.name === 'fgrep' || c.name === 'rg') {
-      // the first operand is the pattern unless -e / -f gave it
-      const ops = operands(c);
-      const patternGiven = options(c).some((o) => o === '-e' || o === '-f' || o.startsWith('--regexp') || o.startsWith('--file'));
+      // the first operand is the pattern unless -e / -f gave it; the values of -e, -m, -A... are not files
+      const { operands: ops, values } = splitFlags(c.argv.slice(1), READER_VALUE_OPTS[c.name === 'rg' ? 'rg' : 'grep']);
+      const patternFile = values.get('-f') ?? values.get('--file');
+      const patternGiven = patternFile !== undefined || values.has('-e') || values.has('--regexp');
       if (!patternGiven) ops.shift();
+      if (patternFile !== undefined) ops.push(patternFile);
       if (!checkPaths(ops, scope, base, looked)) return undefined;
+      continue;
+    }
+    if (c.name === 'tar') {
+      // the operands after the archive name members inside it, not files on disk
+      const { archive } = tarArgs(c.argv.slice(1));
+      if (archive === undefined || archive === '-' || !checkPaths([archive], scope, base, looked)) return undefined;
       continue;
     }
     if (c.name === 'sed' || c.name === 'awk' || c.name === 'gawk' || c.name === 'mawk') {

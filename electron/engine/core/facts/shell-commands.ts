@@ -169,7 +169,7 @@ function basename(p: string): string {
 }
 
 /** Short flags split into single letters (-rf -> -r -f), long flags kept whole, operands in order. */
-function splitFlags(args: string[], valueOpts: string[] = []): { flags: Set<string>; operands: string[]; values: Map<string, string> } {
+export function splitFlags(args: string[], valueOpts: string[] = []): { flags: Set<string>; operands: string[]; values: Map<string, string> } {
   const flags = new Set<string>();
   const operands: string[] = [];
   const values = new Map<string, string>();
@@ -642,7 +642,7 @@ export function runCommand(c: Call): Feed {
 }
 
 const NETWORK = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ssh', 'sftp', 'ftp', 'lftp', 'tftp', 'smbclient', 'ping', 'dig', 'nslookup', 'host', 'aria2c', 'axel', 'http', 'https', 'xh', 'mail', 'mailx', 'sendmail', 'mutt', 's-nail', 'ssh-copy-id', 'openssl', 'traceroute', 'whois']);
-const READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'tac', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'file', 'stat', 'wc', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'jq', 'yq', 'gpg', 'openssl', 'zcat', 'bat', 'view', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk', 'mawk', 'tar', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', '7z', 'column', 'paste', 'comm', 'iconv', 'csvlook', 'sqlite3']);
+const READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'tac', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'sha3sum', 'b2sum', 'cksum', 'crc32', 'file', 'stat', 'wc', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'jq', 'yq', 'gpg', 'openssl', 'zcat', 'bzcat', 'xzcat', 'lzcat', 'zstdcat', 'bat', 'view', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk', 'mawk', 'tar', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', '7z', 'column', 'paste', 'comm', 'iconv', 'csvlook', 'sqlite3']);
 const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'pico', 'joe', 'micro', 'mcedit']);
 
 /** `xargs CMD`: the items of standard input become arguments (or replace -I's marker). */
@@ -1417,7 +1417,7 @@ function downloadedName(c: Call, url: string, dir?: string): void {
   for (const e of pathEffects(c.an, c.scope, path, `${c.name} (download)`, undefined)) downloaded(c, e);
 }
 
-const READER_VALUE_OPTS: Record<string, string[]> = {
+export const READER_VALUE_OPTS: Record<string, string[]> = {
   head: ['-n', '-c', '--lines', '--bytes'],
   tail: ['-n', '-c', '--lines', '--bytes', '-s', '--pid', '--sleep-interval'],
   grep: ['-e', '-f', '-m', '-A', '-B', '-C', '--include', '--exclude', '--exclude-dir', '--regexp', '--file', '--max-count', '--color', '--label'],
@@ -1541,6 +1541,12 @@ function readerCommand(c: Call): void {
   const hasPatternOpt = values.has('-e') || values.has('-f') || values.has('--regexp') || values.has('--file');
   const files = (family === 'grep' || family === 'rg' || family === 'jq') && !hasPatternOpt ? operands.slice(1) : operands;
   if (family === 'sqlite3') return files.slice(0, 1).forEach((f) => readPaths(c, f, name));
+  // xxd INFILE OUTFILE: the second operand is the dump (or, with -r, the rebuilt file) it writes
+  if (family === 'xxd' && files.length >= 2) {
+    if (files[0] !== '-') readPaths(c, files[0]!, name);
+    for (const e of pe(c, files[1]!, name)) E.writes.push(e);
+    return;
+  }
   for (const f of files) if (f !== '-') readPaths(c, f, name, recursive);
   if ((family === 'grep' || family === 'rg') && recursive && files.length === 0) readPaths(c, '.', name, true);
 }
@@ -1582,6 +1588,22 @@ function tarCommand(c: Call): void {
   const { an, args } = c;
   const E = an.effects;
   const { create, extract, append, archive, dir, operands } = tarArgs(args);
+  // options that make tar run a command of their own: --checkpoint-action=exec=CMD,
+  // --to-command, -I / --use-compress-program, --rsh-command, -F / --info-script / --new-volume-script
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const eq = a.indexOf('=');
+    const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    const value = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : args[i + 1];
+    const runs = ['--to-command', '--use-compress-program', '-I', '--rsh-command', '-F', '--info-script', '--new-volume-script'].includes(key);
+    const checkpoint = key === '--checkpoint-action' && value !== undefined && /^(exec|sh)=/.test(value);
+    if (!runs && !checkpoint) continue;
+    if (value === undefined) continue;
+    const code = checkpoint ? value.replace(/^(exec|sh)=/, '') : value;
+    addExec(an, 'shell-string', `tar ${key} ${code}`);
+    analyseNested(an, code, `tar ${key}`, c.scope);
+    if (!(a.startsWith('--') && eq > 0)) i++;
+  }
   if (create || append) {
     const base = dir ? normalizePath(dir, c.scope.cwd, an.home) : undefined;
     for (const o of operands) {
