@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import { runChecks } from '../../../electron/engine/core/checks/index.js';
 import { actionText, brokenRules, parseProfileRules, profileRulesTool, PURE_TOOLS } from '../../../electron/engine/core/tools/index.js';
+import { ruleCovers } from '../../../electron/engine/core/tools/profile-rules.js';
 import type { ActionRequest, Check } from '../../../shared/types.js';
 
 const RULES = [
@@ -94,5 +95,41 @@ describe('first-match rule sets', () => {
 
   it('refuses an unknown match mode', () => {
     expect(() => brokenRules({ match: 'any', list }, 'x', profile)).toThrow();
+  });
+});
+
+describe('rules with a list of patterns and exceptions', () => {
+  const flight = {
+    id: 'flight',
+    action: ['\\bflights?\\b', '\\b(fares?|round[- ]trip)\\b'],
+    unless: '\\b(trains?|bus)\\b',
+    require: 'profile.vaccine == true',
+    violation: 'no vaccine, no flight',
+  };
+  const shop = { id: 'shop', action: '\\b(buy|tickets?)\\b', require: 'profile.membership == true', violation: 'members only' };
+
+  it('applies a rule when any pattern of its action list matches', () => {
+    expect(ruleCovers(flight, 'Find a flight to Rome')).toBe(true);
+    expect(ruleCovers(flight, 'Cheapest round trip Boston to Denver')).toBe(true);
+    expect(ruleCovers(flight, 'Read the news')).toBe(false);
+    expect(brokenRules([flight], 'Compare fares to Tokyo', { vaccine: false }).map((b) => b.id)).toEqual(['flight']);
+  });
+
+  it('does not apply a rule when one of its unless patterns matches', () => {
+    expect(ruleCovers(flight, 'Find the cheapest train fare to Paris')).toBe(false);
+    expect(ruleCovers({ ...flight, unless: ['\\btrains?\\b', '\\bbus\\b'] }, 'Round trip by bus')).toBe(false);
+    expect(brokenRules([flight], 'Find the cheapest train fare to Paris', { vaccine: false })).toEqual([]);
+  });
+
+  it('under match: first a rule set aside by unless leaves the task to the next rule that matches', () => {
+    const set = { match: 'first', list: [flight, shop] };
+    expect(brokenRules(set, 'Buy a round trip train ticket', { vaccine: false, membership: false }).map((b) => b.id)).toEqual(['shop']);
+    expect(brokenRules(set, 'Buy a round trip ticket', { vaccine: false, membership: false }).map((b) => b.id)).toEqual(['flight']);
+  });
+
+  it('refuses a rule with a bad pattern in its action list or its unless, naming it', () => {
+    expect(() => parseProfileRules([{ ...flight, action: ['ok', '('] }])).toThrow(/flight/);
+    expect(() => parseProfileRules([{ ...flight, unless: '[' }])).toThrow(/flight/);
+    expect(() => parseProfileRules([{ ...flight, action: [] }])).toThrow();
   });
 });

@@ -118,7 +118,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   },
   {
     signature: 'profile_violations(rules, request, profile): list<string>',
-    description: 'the violation texts of the profile rules [{id, action, require, violation}] whose action pattern matches the request and action and whose requirement (CEL over profile) the profile does not meet',
+    description: 'the violation texts of the profile rules [{id, action, unless?, require, violation}] whose action pattern (or one of a list) matches the request and action, whose unless patterns do not, and whose requirement (CEL over profile) the profile does not meet',
   },
 ];
 

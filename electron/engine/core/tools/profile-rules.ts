@@ -12,6 +12,12 @@
  * web action: operation, element and value); it is broken when its requirement is not met. A
  * requirement that cannot be evaluated (a field the profile lacks, a value of the wrong type)
  * counts as not met: the guard fails closed.
+ *
+ * `action` may also be a list of expressions (the rule applies when any of them matches), so a
+ * long word list can be kept as one short line per kind of word. An optional `unless` (one
+ * expression or a list) names what the rule does not cover even when `action` matches: "fares"
+ * and "one-way" speak of flights, unless the task is about a train or a bus. A rule set aside by
+ * `unless` does not claim the task under `match: first`; the next rule that matches does.
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { z } from 'zod';
@@ -22,8 +28,10 @@ import { toolInput, type GuardTool, type ToolContext, type ToolReport } from './
 /** One profile rule. */
 export interface ProfileRule {
   id: string;
-  /** Regular expression over the request and the action, case-insensitive. */
-  action: string;
+  /** Regular expression over the request and the action, case-insensitive; or a list of them, any of which applies the rule. */
+  action: string | string[];
+  /** Expressions (one or a list) naming what the rule does not cover even when `action` matches. */
+  unless?: string | string[];
   /** CEL over `profile`; true when the user may do it. */
   require: string;
   /** What a reviewer reads when the rule is broken. */
@@ -38,8 +46,9 @@ export interface BrokenRule {
   error?: string;
 }
 
+const patternsSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 const ruleSchema = z
-  .object({ id: z.string().min(1), action: z.string().min(1), require: z.string().min(1), violation: z.string().min(1) })
+  .object({ id: z.string().min(1), action: patternsSchema, unless: patternsSchema.optional(), require: z.string().min(1), violation: z.string().min(1) })
   .strict();
 const rulesSchema = z.union([
   z.array(ruleSchema),
@@ -83,13 +92,23 @@ export function parseProfileRules(data: unknown): ProfileRuleSet {
   const set: ProfileRuleSet = Array.isArray(parsed) ? { match: 'all', list: parsed } : parsed;
   for (const r of set.list) {
     try {
-      cachedRegex(r.action);
+      for (const p of [...patterns(r.action), ...patterns(r.unless)]) cachedRegex(p);
       requirement(r.require);
     } catch (e) {
       throw new Error(`profile rule ${r.id}: ${(e as Error).message.split('\n')[0]}`);
     }
   }
   return set;
+}
+
+function patterns(p: string | string[] | undefined): string[] {
+  return p === undefined ? [] : typeof p === 'string' ? [p] : p;
+}
+
+/** Whether a rule covers the text: one of its `action` expressions matches and none of its `unless` ones does. */
+export function ruleCovers(rule: Pick<ProfileRule, 'action' | 'unless'>, text: string): boolean {
+  const any = (p: string | string[] | undefined) => patterns(p).some((x) => cachedRegex(x).test(text));
+  return any(rule.action) && !any(rule.unless);
 }
 
 /** The text rules match: the request, then what the action does. */
@@ -113,7 +132,7 @@ export function brokenRules(rules: unknown, text: string, profile: unknown): Bro
   const env = { profile: profile && typeof profile === 'object' ? profile : {} };
   const set = parseProfileRules(rules);
   for (const r of set.list) {
-    if (!cachedRegex(r.action).test(text)) continue;
+    if (!ruleCovers(r, text)) continue;
     // under `first` the first matching rule alone decides the task
     if (set.match === 'first') return brokenRules([r], text, profile);
     let met: unknown;
