@@ -117,6 +117,24 @@ describe('shell structure', () => {
     expect([paths(out.effects.writes), paths(out.effects.deletes)]).toEqual([[`${CWD}/dump.sql`], []]);
   });
 
+  it("takes a known value's suffix or prefix off (${f%.jpeg}) only where the result is certain", () => {
+    const loop = facts('for f in ~/pics/*.jpeg; do mv "$f" "${f%.jpeg}.jpg"; done');
+    expect([paths(loop.effects.deletes), paths(loop.effects.writes)]).toEqual([['/home/user/pics/*.jpeg'], ['/home/user/pics/*.jpg']]);
+    expect(loop.effects.writes[0]!.dynamic).toBe(false);
+    expect(facts('f=/srv/a/report.tar.gz; echo ${f%%.*} ${f%.*} ${f#*/} ${f##*/}').commands.find((c) => c.name === 'echo')!.argv.slice(1)).toEqual(['/srv/a/report', '/srv/a/report.tar', 'srv/a/report.tar.gz', 'report.tar.gz']);
+    // a cut that may reach into what each match of the loop's pattern spells differently stays unknown
+    expect(facts('for f in /srv/x/*; do rm "${f%.bak}"; done').effects.deletes[0]!.dynamic).toBe(true);
+    expect(facts('for f in /srv/x/*x; do rm "${f%%bx}"; done').effects.deletes[0]!.dynamic).toBe(true);
+    expect(facts('for f in /srv/x/*.log; do gzip "${f##*/}"; done').effects.writes.every((w) => w.dynamic)).toBe(true);
+  });
+
+  it('sees dos2unix and unix2dos rewrite their files in place, or write the second of each pair with -n', () => {
+    const d = facts('dos2unix notes/win.txt');
+    expect([paths(d.effects.reads), paths(d.effects.writes)]).toEqual([[`${CWD}/notes/win.txt`], [`${CWD}/notes/win.txt`]]);
+    const n = facts('unix2dos -n a.txt b.txt');
+    expect([paths(n.effects.reads), paths(n.effects.writes)]).toEqual([[`${CWD}/a.txt`], [`${CWD}/b.txt`]]);
+  });
+
   it('sees the file xxd writes and the commands tar options run', () => {
     const x = facts('xxd -l 64 fw.bin fw.hex');
     expect([paths(x.effects.reads), paths(x.effects.writes)]).toEqual([[`${CWD}/fw.bin`], [`${CWD}/fw.hex`]]);

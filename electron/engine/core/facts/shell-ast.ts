@@ -221,7 +221,7 @@ function learnOps(): Map<number, string> {
     if (r) names.set(r.Op, op);
   }
   for (const op of ['&&', '||', '|', '|&']) names.set((first(`a ${op} b`).Cmd as BinaryCmd).Op, op);
-  for (const op of [':-', '-', ':=', '=', ':?', '?', ':+', '+']) {
+  for (const op of [':-', '-', ':=', '=', ':?', '?', ':+', '+', '%', '%%', '#', '##']) {
     const call = first(`a \${x${op}y}`).Cmd as CallExpr;
     const exp = (call.Args[1]!.Parts[0] as ParamExp).Exp;
     if (exp) names.set(exp.Op + 100_000, op);

@@ -211,7 +211,9 @@ export function splitFlags(args: string[], valueOpts: string[] = []): { flags: S
 function pe(c: Call, raw: string, by: string, extra: EffectExtra = {}): PathEffect[] {
   const idx = c.args.indexOf(raw);
   const info = idx >= 0 ? c.infos[idx] : undefined;
-  const effects = pathEffects(c.an, c.scope, raw, by, info, extra);
+  // a path built from an argument (gzip's FILE.gz) is as unknown as the argument
+  const derivedFromDynamic = idx < 0 && c.args.some((a, i) => a !== '' && c.infos[i]?.dynamic && raw.includes(a));
+  const effects = pathEffects(c.an, c.scope, raw, by, info, derivedFromDynamic ? { ...extra, dynamic: true } : extra);
   if (idx >= 0) c.pathForms.set(raw, effects.map((e) => `<path:${e.path}>`).join(' '));
   return effects;
 }
@@ -429,6 +431,18 @@ export function runCommand(c: Call): Feed {
     case 'chmod':
       chmodCommand(c);
       break;
+    case 'dos2unix':
+    case 'unix2dos': {
+      // each file is converted in place; with -n / --newfile the operands come in pairs, IN OUT
+      const { flags: f, operands: ops } = splitFlags(args);
+      const pairs = f.has('-n') || f.has('--newfile');
+      ops.forEach((o, i) => {
+        if (pairs && i % 2 === 0) return readPaths(c, o, name);
+        if (!pairs) readPaths(c, o, name);
+        for (const e of pe(c, o, name)) E.writes.push(e);
+      });
+      break;
+    }
     case 'chown':
     case 'chgrp': {
       const { flags: f, operands: ops } = splitFlags(args, ['--reference', '--from']);

@@ -105,9 +105,17 @@ function addParts(parts: WordPart[], scope: Scope, home: string, out: WordInfo, 
             out.substs.push(...d.substs);
           }
         } else {
-          out.value += `$${name || '?'}`;
-          out.dynamic = true;
-          out.unresolved = true;
+          const op = plainExp && part.Exp && known !== undefined ? expansionOp(part.Exp.Op) : '';
+          const trimmed = op === '%' || op === '%%' || op === '#' || op === '##' ? trimByPattern(known!, op, wordInfo(part.Exp!.Word, scope, home)) : undefined;
+          if (trimmed !== undefined) {
+            // ${f%.jpeg}: the value with the suffix (or prefix) taken off, where that is certain
+            out.value += trimmed;
+            out.fromVar = true;
+          } else {
+            out.value += `$${name || '?'}`;
+            out.dynamic = true;
+            out.unresolved = true;
+          }
         }
         break;
       }
@@ -201,4 +209,68 @@ export function rot13(s: string): string {
     const b = c <= 'Z' ? 65 : 97;
     return String.fromCharCode(((c.charCodeAt(0) - b + 13) % 26) + b);
   });
+}
+
+const META = /[*?[]/;
+
+/** A shell pattern as a regular expression matching a whole string. */
+function patternRegex(pattern: string, glob: boolean): RegExp {
+  if (!glob) return new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 's');
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === '*') re += '[\\s\\S]*';
+    else if (ch === '?') re += '[\\s\\S]';
+    else if (ch === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        const body = pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        re += `[${body}]`;
+        i = end;
+      }
+    } else re += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 's');
+}
+
+/**
+ * `${v%pat}`, `${v%%pat}`, `${v#pat}`, `${v##pat}` on a known value, or undefined when the result
+ * is not certain. A value may itself be a glob (a loop variable over `dir/*.jpeg`): the part cut
+ * off must then lie in the literal text the pattern's every match shares (the `.jpeg` after the
+ * last wildcard for a suffix, the text before the first one for a prefix), and a longest match
+ * must have only one possible length (a pattern without wildcards).
+ */
+export function trimByPattern(value: string, op: string, pat: WordInfo): string | undefined {
+  if (pat.dynamic || pat.substs.length > 0) return undefined;
+  const re = patternRegex(pat.value, pat.glob && META.test(pat.value));
+  const metaAt = [...value].map((ch, i) => (META.test(ch) ? i : -1)).filter((i) => i >= 0);
+  const first = metaAt.length ? metaAt[0]! : value.length;
+  const last = metaAt.length ? metaAt[metaAt.length - 1]! : -1;
+  const literalPattern = !(pat.glob && META.test(pat.value));
+  const n = value.length;
+  if (op === '%' || op === '%%') {
+    if (op === '%%' && metaAt.length > 0 && !literalPattern) return undefined;
+    const order = op === '%' ? [...Array(n + 1).keys()].reverse() : [...Array(n + 1).keys()];
+    for (const i of order) {
+      if (i <= last) {
+        // the cut would reach into the part each match spells differently
+        if (op === '%') return undefined;
+        continue;
+      }
+      if (re.test(value.slice(i))) return value.slice(0, i);
+    }
+    // no match in the shared text: a match may still span the part each name spells differently
+    return metaAt.length > 0 ? undefined : value;
+  }
+  if (op === '##' && metaAt.length > 0 && !literalPattern) return undefined;
+  const order = op === '#' ? [...Array(n + 1).keys()] : [...Array(n + 1).keys()].reverse();
+  for (const i of order) {
+    if (i > first) {
+      if (op === '#') return undefined;
+      continue;
+    }
+    if (re.test(value.slice(0, i))) return value.slice(i);
+  }
+  return metaAt.length > 0 ? undefined : value;
 }
