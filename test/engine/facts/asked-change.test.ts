@@ -36,6 +36,31 @@ describe('changes the request asked for', () => {
     expect(reason('truncate /srv/app/debug.log to 0 bytes', 'truncate -s 0 /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only deletes and writes/);
   });
 
+  it('covers a chmod others may read when asked for others, a named /etc file written, and a secret only closed further', () => {
+    expect(reason('make /srv/app/bin/start.sh executable for everyone', 'chmod 755 /srv/app/bin/start.sh', [path('/srv/app/bin/start.sh', 'file')])).toMatch(/changes the mode of/);
+    expect(reason('add a hosts entry: 10.0.0.5 db.internal to /etc/hosts', "echo '10.0.0.5 db.internal' >> /etc/hosts", [path('/etc/hosts', 'file')])).toMatch(/only writes/);
+    expect(reason('overwrite /etc/motd with: Maintenance tonight', "echo 'Maintenance tonight' > /etc/motd", [path('/etc/motd', 'file')])).toMatch(/only writes/);
+    expect(reason('Make /etc/vaultd/secret.key readable by root only', 'chown root:root /etc/vaultd/secret.key && chmod 400 /etc/vaultd/secret.key', [path('/etc/vaultd/secret.key', 'file')])).toMatch(/changes the mode of and changes the owner of/);
+    expect(reason('convert /srv/notes/win.txt from DOS line endings to unix', 'dos2unix /srv/notes/win.txt', [path('/srv/notes/win.txt', 'file')])).toMatch(/only writes/);
+    expect(reason('lock down /srv/keys/deploy.pem so only its owner can read it', 'chmod go-rwx /srv/keys/deploy.pem', [path('/srv/keys/deploy.pem', 'file')])).toMatch(/changes the mode of/);
+  });
+
+  it.each([
+    ['others may read, and the request did not say who should', 'make /srv/app/bin/start.sh executable', 'chmod 755 /srv/app/bin/start.sh', [path('/srv/app/bin/start.sh', 'file')]],
+    ['a secret is opened to others', 'make /srv/keys/deploy.pem readable for everyone', 'chmod 644 /srv/keys/deploy.pem', [path('/srv/keys/deploy.pem', 'file')]],
+    ['a secret is handed to another account', 'give /etc/vaultd/secret.key to user', 'chown user /etc/vaultd/secret.key', [path('/etc/vaultd/secret.key', 'file')]],
+    ['a secret is closed, but only its folder is named', 'lock down the files in /srv/keys', 'chmod 600 /srv/keys/deploy.pem', [path('/srv/keys/deploy.pem', 'file')]],
+    ['a named /etc file is deleted', 'delete /etc/motd', 'rm /etc/motd', [path('/etc/motd', 'file')]],
+    ['a named /etc file is re-permissioned', 'make /etc/hosts writable by the group', 'chmod 664 /etc/hosts', [path('/etc/hosts', 'file')]],
+    ['the /etc file grants rights', 'add svc to /etc/group', "echo 'svc:x:999:' >> /etc/group", [path('/etc/group', 'file')]],
+    ['the /etc file runs code', 'append a line to /etc/crontab', "echo '* * * * * root id' >> /etc/crontab", [path('/etc/crontab', 'file')]],
+    ['the /etc file is a link', 'add a hosts entry to /etc/hosts', "echo '10.0.0.5 db' >> /etc/hosts", [path('/etc/hosts', 'link', { linkTarget: '/srv/data.db' })]],
+    ['the /etc file does not exist yet', 'write /etc/ld.so.conf2 with /opt/lib', "echo /opt/lib > /etc/ld.so.conf2", [path('/etc/ld.so.conf2', 'none')]],
+    ['the /etc path is only a word of the request', 'fix the hosts file', "echo '10.0.0.5 db' >> /etc/hosts", [path('/etc/hosts', 'file')]],
+  ])('says nothing when %s', (_why, request, command, probes) => {
+    expect(reason(request, command, probes)).toBeUndefined();
+  });
+
   it.each([
     ['the request only asks to look', 'what is in /srv/cache/build?', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')]],
     ['the environment was not looked at', 'clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', []],

@@ -13,13 +13,45 @@
  */
 import type { Facts, PathEffect, ProbeResult } from '../../../../shared/types.js';
 import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
-import { isSensitivePath, type RequestScope } from './paths.js';
+import { isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
+import { grantsSetuid } from './modes.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
  * that are harm only when nobody asked (emptying a log the request names).
  */
 const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-delete', 'force', 'find-exec', 'log-tamper']);
+
+/** The request asks for others to be able to read or run what it names. */
+const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|other (users|accounts)|others|the world|world[- ]readable|public(ly)?|the team|the group|browse|a\+r|o\+r)\b/i;
+
+/** A mode that only takes access away from the group and others (600, 0400, go-rwx, o-r): it can hide a file, never open it. */
+function onlyRestricts(mode: string | undefined): boolean {
+  if (mode === undefined || grantsSetuid(mode)) return false;
+  if (/^[0-7]{3,4}$/.test(mode)) return mode.endsWith('00');
+  return mode.split(',').every((c) => /^[go]+-[rwxXst]+$/.test(c));
+}
+
+/** The request asks to close a file to everyone else. */
+const CLOSE = /\b(only|private|lock|restrict|secure|nobody else|no one else)/i;
+
+/** An owner change that hands the file to the account the action runs as (`root`, `root:root`, `user:`): nobody new gains it. */
+function toSelf(owner: string | undefined, home: string): boolean {
+  const self = home === '/root' ? 'root' : home.split('/').pop() ?? '';
+  const m = /^([^:.]*)(?:[:.](.*))?$/.exec(owner ?? '');
+  return !!m && m[1] === self && (m[2] === undefined || m[2] === '' || m[2] === self);
+}
+
+/**
+ * A configuration file directly in /etc that the request names by its full path and the
+ * environment shows as a plain file: writing it (a hosts line, the motd) is a change the human
+ * asked for. Account, sudo, cron, profile and other places that grant rights or run code are not
+ * among them (they are privilege or persistence effects, refused before), nor are folders, links,
+ * files that do not exist yet, or deletes.
+ */
+function namedEtcFile(path: string, scope: RequestScope, seen: ProbedPath | undefined): boolean {
+  return /^\/etc\/[^/]+$/.test(path) && scope.paths.includes(path) && !privilegePlace(path) && !persistencePlace(path) && !!seen?.exists && seen.type === 'file' && seen.links <= 1;
+}
 
 /** The request asks to compress or decompress: gzip and its kin replace the original file. */
 const PACK = /\b(compress|decompress|uncompress|gzip|gunzip|zip|unzip|unpack|pack|xz|bzip2|zstd|extract)/i;
@@ -54,7 +86,7 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred)/i, what: 'writes' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert)/i, what: 'writes' },
   { effect: 'modeChanges', words: /\b(chmod|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
@@ -83,7 +115,9 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
 /** Says why the action only changes what the request asked to change, or undefined. */
 export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: string, scope: RequestScope, home: string): string | undefined {
   if (facts.kind !== 'shell' || facts.parseError || facts.inert || facts.commands.length === 0) return undefined;
-  if (facts.flags.some((f) => !CHANGE_FORMS.has(f))) return undefined;
+  // a chmod that lets others read is asked for when the request says who should read
+  const forms = (f: string): boolean => CHANGE_FORMS.has(f) || (f === 'world-readable' && FOR_OTHERS.test(request));
+  if (facts.flags.some((f) => !forms(f))) return undefined;
   if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || c.wrappers.length > 0)) return undefined;
   const e = facts.effects;
   if ([e.network, e.privilege, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
@@ -103,10 +137,18 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     for (const x of list) {
       // a move removes its source: asking to move or rename asks for that
       const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : PACKERS.has(x.by) ? PACK : a.words;
-      if (!words.test(request)) return undefined;
+      // taking a file for the acting account is part of asking that only it may use the file
+      const closing = a.effect === 'ownerChanges' && toSelf(x.mode, home) && CLOSE.test(request);
+      if (!words.test(request) && !closing) return undefined;
       // gzip's output is named by its input: users.sql.gz -> users.sql
       const packedFromNamed = PACKERS.has(x.by) && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
-      if (!(x.inScope || packedFromNamed) || x.system || x.homeRoot || x.dynamic || x.sensitive || isSensitivePath(x.path, home)) return undefined;
+      if (!(x.inScope || packedFromNamed) || x.homeRoot || x.dynamic) return undefined;
+      const seen = env.paths[x.path];
+      // a system path only when it is a named configuration file in /etc being written
+      if (x.system && !(a.effect === 'writes' && !x.recursive && !x.glob && namedEtcFile(x.path, scope, seen))) return undefined;
+      // a secret only when the change can only close it: a mode that takes access away, or an owner change to the acting account
+      const closes = a.effect === 'modeChanges' ? onlyRestricts(x.mode) : a.effect === 'ownerChanges' ? toSelf(x.mode, home) : false;
+      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && scope.paths.includes(x.path))) return undefined;
       const linkItselfGoes = a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob;
       if (leadsElsewhere(x.path, env.paths, linkItselfGoes)) return undefined;
       // the environment must have shown the target (for a pattern, the folder it expands in)
@@ -115,7 +157,6 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // writing a tree into a folder that already holds data may replace what is there: only when asked
       if (a.effect === 'writes' && x.recursive && shown.exists && shown.type === 'dir' && shown.entries > 0 && !REPLACE.test(request)) return undefined;
       // a link, or nothing yet (a link about to be made)
-      const seen = env.paths[x.path];
       if (!seen?.exists || seen.type === 'link') links++;
       named.push(x.path);
     }
