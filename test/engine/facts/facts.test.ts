@@ -144,6 +144,11 @@ describe('shell structure', () => {
     expect(paths(cp.effects.deletes)).toEqual(['/srv/data']);
     expect(kinds(facts("tar xf a.tar --to-command='sh -c cat'").effects.execution)).toContain('shell-string');
     expect(kinds(facts('tar tzf a.tgz').effects.execution)).toEqual([]);
+    // a program given as the next word runs too, and is not taken for a member to archive
+    const packed = facts("tar -cf out.tar -I 'sh -c id' src");
+    expect(kinds(packed.effects.execution)).toContain('shell-string');
+    expect(paths(packed.effects.reads)).toEqual([`${CWD}/src`]);
+    expect(kinds(facts("tar -xf a.tar --checkpoint-action 'exec=sh -c id'").effects.execution)).toContain('shell-string');
   });
 
   it('marks a command whose name is hidden as dynamic', () => {

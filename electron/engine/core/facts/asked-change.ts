@@ -15,6 +15,7 @@ import type { Facts, PathEffect, ProbeResult } from '../../../../shared/types.js
 import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid } from './modes.js';
+import { COMPRESSORS } from './shell-commands.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -56,8 +57,6 @@ function namedEtcFile(path: string, scope: RequestScope, seen: ProbedPath | unde
 /** The request asks to compress or decompress: gzip and its kin replace the original file. */
 const PACK = /\b(compress|decompress|uncompress|gzip|gunzip|zip|unzip|unpack|pack|xz|bzip2|zstd|extract)/i;
 
-/** Commands that compress or decompress in place. */
-const PACKERS = new Set(['gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd']);
 
 /** The request asks to stop processes. */
 const STOP = /\b(kill|stop|terminate|end|restart|shut ?down|quit|signal|hang ?up|reload|interrupt|pause|resume)/i;
@@ -136,12 +135,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     if (list.length === 0) continue;
     for (const x of list) {
       // a move removes its source: asking to move or rename asks for that
-      const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : PACKERS.has(x.by) ? PACK : a.words;
+      const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : COMPRESSORS.has(x.by) ? PACK : a.words;
       // taking a file for the acting account is part of asking that only it may use the file
       const closing = a.effect === 'ownerChanges' && toSelf(x.mode, home) && CLOSE.test(request);
       if (!words.test(request) && !closing) return undefined;
       // gzip's output is named by its input: users.sql.gz -> users.sql
-      const packedFromNamed = PACKERS.has(x.by) && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
+      const packedFromNamed = COMPRESSORS.has(x.by) && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
       if (!(x.inScope || packedFromNamed) || x.homeRoot || x.dynamic) return undefined;
       const seen = env.paths[x.path];
       // a system path only when it is a named configuration file in /etc being written

@@ -8,7 +8,7 @@
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { inRequestScope, isSensitivePath, normalizePath, type RequestScope } from './paths.js';
-import { READER_VALUE_OPTS, SHELLS, splitFlags, tarArgs } from './shell-commands.js';
+import { COMPRESSORS, READER_VALUE_OPTS, SHELLS, splitFlags, tarArgs } from './shell-commands.js';
 
 /**
  * Commands that only read or print. Interpreters, shells, editors and archivers are not here; sed
@@ -27,17 +27,12 @@ const LOOKERS = new Set([
 ]);
 
 /** tar options that only choose listing, verbosity, the archive and its compression. */
-const TAR_LIST_BUNDLE = /^-?[tvzjJfa]*t[tvzjJfa]*$/;
 const TAR_LIST_OPTS = new Set(['-t', '--list', '-v', '--verbose', '-z', '--gzip', '--gunzip', '-j', '--bzip2', '-J', '--xz', '-a', '--auto-compress', '-f', '--file']);
 
 /** Whether a tar command line only lists an archive: list mode, no option that runs a program or writes. */
 function tarOnlyLists(args: string[]): boolean {
-  const first = args[0] ?? '';
-  const bundled = /^-?[A-Za-z]+$/.test(first) && !first.startsWith('--');
-  if (bundled && !TAR_LIST_BUNDLE.test(first)) return false;
-  const rest = bundled ? args.slice(1) : args;
-  if (!bundled && !rest.some((a) => a === '-t' || a === '--list' || /^-[vzjJfa]*t[vzjJfa]*$/.test(a))) return false;
-  return rest.every((a) => !a.startsWith('-') || a === '-' || TAR_LIST_OPTS.has(a) || a.startsWith('--file=') || /^-[tvzjJfa]+$/.test(a));
+  const t = tarArgs(args);
+  return t.list && !t.create && !t.extract && !t.append && t.runs.length === 0 && t.options.every((o) => TAR_LIST_OPTS.has(o));
 }
 
 /** gzip and its kin print (-c), list (-l) or test (-t) without writing a file. */
@@ -84,6 +79,7 @@ function operands(c: SimpleCommand): string[] {
 
 /** Whether this use of a looking command only looks. */
 function onlyLooks(c: SimpleCommand): boolean {
+  if (COMPRESSORS.has(c.name)) return compressorOnlyPrints(c);
   const opts = options(c);
   switch (c.name) {
     case 'find':
@@ -101,13 +97,6 @@ function onlyLooks(c: SimpleCommand): boolean {
       return operands(c).length === 0 && opts.length === 0;
     case 'tar':
       return tarOnlyLists(c.argv.slice(1));
-    case 'gzip':
-    case 'gunzip':
-    case 'bzip2':
-    case 'bunzip2':
-    case 'xz':
-    case 'unxz':
-      return compressorOnlyPrints(c);
     case 'xxd': {
       // -r rebuilds a binary; a second operand is a file it writes
       const { flags, operands: ops } = splitFlags(c.argv.slice(1), READER_VALUE_OPTS['xxd']);

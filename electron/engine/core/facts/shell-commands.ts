@@ -1465,7 +1465,7 @@ export const READER_VALUE_OPTS: Record<string, string[]> = {
 };
 
 /** Compressors and their file suffix; the un- names decompress. */
-const COMPRESSORS = new Map([
+export const COMPRESSORS = new Map([
   ['gzip', '.gz'],
   ['gunzip', '.gz'],
   ['bzip2', '.bz2'],
@@ -1569,21 +1569,49 @@ function readPaths(c: Call, raw: string, by: string, recursive = false): void {
   for (const e of pe(c, raw, by, { recursive })) c.an.effects.reads.push(e);
 }
 
-/** What a tar command line says: its mode, the archive, the folder (-C) and the member operands. */
-export function tarArgs(args: string[]): { create: boolean; extract: boolean; append: boolean; archive?: string; dir?: string; operands: string[] } {
+/** tar options whose value is a command tar runs itself (besides --checkpoint-action=exec=CMD). */
+const TAR_RUNS = new Set(['--to-command', '--use-compress-program', '-I', '--rsh-command', '-F', '--info-script', '--new-volume-script']);
+
+/** What a tar command line says. */
+export interface TarArgs {
+  create: boolean;
+  extract: boolean;
+  append: boolean;
+  list: boolean;
+  archive?: string;
+  dir?: string;
+  operands: string[];
+  /** Every option given, short ones one letter each (-tvf -> -t -v -f), long ones without their =value. */
+  options: string[];
+  /** Commands tar would run itself (--to-command, -I, --checkpoint-action=exec=...), with the option that names each. */
+  runs: { option: string; code: string }[];
+}
+
+/** What a tar command line says: its mode, the archive, the folder (-C), the member operands, its options and the commands it runs. */
+export function tarArgs(args: string[]): TarArgs {
   const first = args[0] ?? '';
   const bundle = /^-?[A-Za-z]+$/.test(first) && !first.startsWith('--') ? first.replace(/^-/, '') : '';
   const has = (ch: string, long: string): boolean => bundle.includes(ch) || args.includes('-' + ch) || args.includes(long);
   let archive: string | undefined;
   let dir: string | undefined;
   const operands: string[] = [];
+  const options = [...bundle].map((ch) => `-${ch}`);
+  const runs: TarArgs['runs'] = [];
   for (let i = bundle ? 1 : 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-f' || a === '--file') archive = args[++i];
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const key = eq > 0 ? a.slice(0, eq) : a;
+    if (a.startsWith('--')) options.push(key);
+    else if (a.startsWith('-') && a !== '-') options.push(...[...a.slice(1)].map((ch) => `-${ch}`));
+    if (TAR_RUNS.has(key) || key === '--checkpoint-action') {
+      const value = eq > 0 ? a.slice(eq + 1) : args[++i];
+      const exec = key === '--checkpoint-action' ? /^(?:exec|sh)=([\s\S]*)$/.exec(value ?? '')?.[1] : value;
+      if (exec !== undefined) runs.push({ option: key, code: exec });
+    } else if (a === '-f' || a === '--file') archive = args[++i];
     else if (a.startsWith('--file=')) archive = a.slice(7);
     else if (a === '-C' || a === '--directory') dir = args[++i];
     else if (a.startsWith('--directory=')) dir = a.slice(12);
-    else if (['-T', '-X', '--files-from', '--exclude-from', '--exclude', '-I', '--use-compress-program', '-H', '--format', '-b', '-N', '--newer', '--owner', '--group', '--mode', '--transform'].includes(a)) i++;
+    else if (['-T', '-X', '--files-from', '--exclude-from', '--exclude', '-H', '--format', '-b', '-N', '--newer', '--owner', '--group', '--mode', '--transform'].includes(a)) i++;
     else if (/^-[A-Za-z]*f$/.test(a)) archive = args[++i];
     else if (!a.startsWith('-') || a === '-') operands.push(a);
   }
@@ -1592,31 +1620,23 @@ export function tarArgs(args: string[]): { create: boolean; extract: boolean; ap
     create: has('c', '--create'),
     extract: has('x', '--extract') || args.includes('--get'),
     append: has('r', '--append') || has('u', '--update'),
+    list: options.includes('-t') || options.includes('--list'),
     ...(archive !== undefined ? { archive } : {}),
     ...(dir !== undefined ? { dir } : {}),
     operands,
+    options,
+    runs,
   };
 }
 
 function tarCommand(c: Call): void {
   const { an, args } = c;
   const E = an.effects;
-  const { create, extract, append, archive, dir, operands } = tarArgs(args);
-  // options that make tar run a command of their own: --checkpoint-action=exec=CMD,
-  // --to-command, -I / --use-compress-program, --rsh-command, -F / --info-script / --new-volume-script
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const eq = a.indexOf('=');
-    const key = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const value = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : args[i + 1];
-    const runs = ['--to-command', '--use-compress-program', '-I', '--rsh-command', '-F', '--info-script', '--new-volume-script'].includes(key);
-    const checkpoint = key === '--checkpoint-action' && value !== undefined && /^(exec|sh)=/.test(value);
-    if (!runs && !checkpoint) continue;
-    if (value === undefined) continue;
-    const code = checkpoint ? value.replace(/^(exec|sh)=/, '') : value;
-    addExec(an, 'shell-string', `tar ${key} ${code}`);
-    analyseNested(an, code, `tar ${key}`, c.scope);
-    if (!(a.startsWith('--') && eq > 0)) i++;
+  const { create, extract, append, archive, dir, operands, runs } = tarArgs(args);
+  // options that make tar run a command of its own
+  for (const r of runs) {
+    addExec(an, 'shell-string', `tar ${r.option} ${r.code}`);
+    analyseNested(an, r.code, `tar ${r.option}`, c.scope);
   }
   if (create || append) {
     const base = dir ? normalizePath(dir, c.scope.cwd, an.home) : undefined;

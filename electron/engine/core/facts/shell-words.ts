@@ -244,7 +244,9 @@ function patternRegex(pattern: string, glob: boolean): RegExp {
 export function trimByPattern(value: string, op: string, pat: WordInfo): string | undefined {
   if (pat.dynamic || pat.substs.length > 0) return undefined;
   const re = patternRegex(pat.value, pat.glob && META.test(pat.value));
-  const metaAt = [...value].map((ch, i) => (META.test(ch) ? i : -1)).filter((i) => i >= 0);
+  // positions in UTF-16 units, as slice() counts them
+  const metaAt: number[] = [];
+  for (let i = 0; i < value.length; i++) if (META.test(value[i]!)) metaAt.push(i);
   const first = metaAt.length ? metaAt[0]! : value.length;
   const last = metaAt.length ? metaAt[metaAt.length - 1]! : -1;
   const literalPattern = !(pat.glob && META.test(pat.value));
