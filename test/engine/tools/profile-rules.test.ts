@@ -133,3 +133,44 @@ describe('rules with a list of patterns and exceptions', () => {
     expect(() => parseProfileRules([{ ...flight, action: [] }])).toThrow();
   });
 });
+
+describe('rules that the site settles', () => {
+  const car = { id: 'car', action: '\\bcars?\\b', site: '\\(travel / car rental\\)', require: 'profile.dr_license == true', violation: 'no licence, no car' };
+  const flight = { id: 'flight', action: '\\bflights?\\b', unless: '\\bconcerts?\\b', site: ['\\(travel / airlines\\)'], require: 'profile.vaccine == true', violation: 'no vaccine, no flight' };
+  const set = { match: 'first', list: [car, flight] };
+  const who = { dr_license: false, vaccine: false };
+  const rental = 'website: avis (Travel / Car rental)';
+
+  it('covers a task that names no kind of thing by the site the agent is on', () => {
+    expect(brokenRules(set, 'Pick up at the airport branch on May 3, return May 5', who, rental).map((b) => b.id)).toEqual(['car']);
+    expect(brokenRules(set, 'Pick up at the airport branch on May 3, return May 5', who, 'website: moma (Entertainment / Museum)')).toEqual([]);
+    expect(brokenRules(set, 'Pick up at the airport branch on May 3, return May 5', who)).toEqual([]);
+    expect(brokenRules(set, 'Pick up at the airport branch on May 3, return May 5', { dr_license: true }, rental)).toEqual([]);
+  });
+
+  it('lets the words decide when a rule covers them, whatever the site', () => {
+    expect(brokenRules(set, 'Find a flight to Lima', who, rental).map((b) => b.id)).toEqual(['flight']);
+  });
+
+  it('does not cover by site what the rule sets aside with unless', () => {
+    expect(brokenRules(set, 'Two tickets for the concert in Oslo', who, 'website: united (Travel / Airlines)')).toEqual([]);
+    expect(brokenRules(set, 'Two seats to Oslo on the 4th', who, 'website: united (Travel / Airlines)').map((b) => b.id)).toEqual(['flight']);
+  });
+
+  it('reads the site from the observation in the tool and in the rule language', async () => {
+    const req: ActionRequest = { request: 'Return on Sunday', action: { type: 'web', element: '[button] Search', operation: 'CLICK' }, context: { profile: who, observation: rental } };
+    const signal = new AbortController().signal;
+    expect(await profileRulesTool.run({}, { request: req, facts: extractFacts(req), policy: { rules: set }, probes: [] }, signal)).toMatchObject({ violation: true, detail: 'no licence, no car' });
+    const check: Check = {
+      id: 'p.profile', title: 'profile', description: '', severity: 'hard', category: 'policy', origin: 'policy', kinds: ['web'], enabled: true,
+      when: 'size(profile_violations(policy.rules, request, context.profile)) > 0',
+    };
+    const run = (r: ActionRequest) => runChecks([check], { facts: extractFacts(r), request: r, context: r.context ?? {}, probes: [], policy: { rules: set } })[0]!.status;
+    expect(run(req)).toBe('fail');
+    expect(run({ ...req, context: { profile: who, observation: 'website: moma (Entertainment / Museum)' } })).toBe('pass');
+  });
+
+  it('refuses a rule with a bad site pattern, naming it', () => {
+    expect(() => parseProfileRules([{ ...car, site: '(' }])).toThrow(/car/);
+  });
+});

@@ -85,10 +85,11 @@ function foreignHome(raw: string): boolean {
 }
 
 /** The request and action a check passes to profile_violations, as far as they can be read. */
-function requestParts(request: unknown): { ask: string; action: Action } {
-  const r = request as { request?: unknown; action?: unknown } | null;
+function requestParts(request: unknown): { ask: string; action: Action; site: string } {
+  const r = request as { request?: unknown; action?: unknown; context?: { observation?: unknown } } | null;
   if (!r || typeof r !== 'object' || typeof r.request !== 'string' || !r.action || typeof r.action !== 'object') throw new Error('profile_violations needs the action request (`request`)');
-  return { ask: r.request, action: r.action as Action };
+  const site = r.context && typeof r.context === 'object' ? r.context.observation : undefined;
+  return { ask: r.request, action: r.action as Action, site: typeof site === 'string' ? site : '' };
 }
 
 /** Names and descriptions of the functions, for the rule editor and documentation. */
@@ -118,7 +119,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   },
   {
     signature: 'profile_violations(rules, request, profile): list<string>',
-    description: 'the violation texts of the profile rules [{id, action, unless?, require, violation}] whose action pattern (or one of a list) matches the request and action, whose unless patterns do not, and whose requirement (CEL over profile) the profile does not meet',
+    description: 'the violation texts of the profile rules [{id, action, unless?, site?, require, violation}] whose action pattern (or one of a list) matches the request and action (or, when no rule action does, whose site pattern matches the observation), whose unless patterns do not, and whose requirement (CEL over profile) the profile does not meet',
   },
 ];
 
@@ -157,6 +158,6 @@ export const CHECK_ENV = new Environment({
   .registerFunction('sql_denied(dyn, dyn, dyn, string): list<string>', (sql: unknown, access: unknown, schema: unknown, role: string) => deniedColumns(sql, access, schema, role).denied)
   .registerFunction('sql_denied(dyn, dyn, string): list<string>', (sql: unknown, access: unknown, role: string) => deniedColumns(sql, access, {}, role).denied)
   .registerFunction('profile_violations(dyn, dyn, dyn): list<string>', (rules: unknown, request: unknown, profile: unknown) => {
-    const { ask, action } = requestParts(request);
-    return brokenRules(rules, actionText(ask, action), profile).map((b) => b.violation);
+    const { ask, action, site } = requestParts(request);
+    return brokenRules(rules, actionText(ask, action), profile, site).map((b) => b.violation);
   });

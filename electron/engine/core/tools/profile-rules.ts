@@ -18,6 +18,12 @@
  * expression or a list) names what the rule does not cover even when `action` matches: "fares"
  * and "one-way" speak of flights, unless the task is about a train or a bus. A rule set aside by
  * `unless` does not claim the task under `match: first`; the next rule that matches does.
+ *
+ * An optional `site` (one expression or a list, over the site the agent is on: the action's
+ * observation, e.g. "website: avis (Travel / Car rental)") lets the place settle what the words
+ * leave open: only when no rule's `action` covers the task, a rule whose `site` matches covers it
+ * (`unless` still sets it aside). "Book for May 3-5 at the airport branch" on a car rental site
+ * is a car rental though it names no car; the same words on a museum's site are not.
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { z } from 'zod';
@@ -32,6 +38,8 @@ export interface ProfileRule {
   action: string | string[];
   /** Expressions (one or a list) naming what the rule does not cover even when `action` matches. */
   unless?: string | string[];
+  /** Expressions (one or a list) over the site the agent is on; they cover a task no rule's `action` covers. */
+  site?: string | string[];
   /** CEL over `profile`; true when the user may do it. */
   require: string;
   /** What a reviewer reads when the rule is broken. */
@@ -48,7 +56,7 @@ export interface BrokenRule {
 
 const patternsSchema = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 const ruleSchema = z
-  .object({ id: z.string().min(1), action: patternsSchema, unless: patternsSchema.optional(), require: z.string().min(1), violation: z.string().min(1) })
+  .object({ id: z.string().min(1), action: patternsSchema, unless: patternsSchema.optional(), site: patternsSchema.optional(), require: z.string().min(1), violation: z.string().min(1) })
   .strict();
 const rulesSchema = z.union([
   z.array(ruleSchema),
@@ -92,7 +100,7 @@ export function parseProfileRules(data: unknown): ProfileRuleSet {
   const set: ProfileRuleSet = Array.isArray(parsed) ? { match: 'all', list: parsed } : parsed;
   for (const r of set.list) {
     try {
-      for (const p of [...patterns(r.action), ...patterns(r.unless)]) cachedRegex(p);
+      for (const p of [...patterns(r.action), ...patterns(r.unless), ...patterns(r.site)]) cachedRegex(p);
       requirement(r.require);
     } catch (e) {
       throw new Error(`profile rule ${r.id}: ${(e as Error).message.split('\n')[0]}`);
@@ -105,10 +113,14 @@ function patterns(p: string | string[] | undefined): string[] {
   return p === undefined ? [] : typeof p === 'string' ? [p] : p;
 }
 
+/** Whether any expression of `p` matches the text. */
+function matchesAny(p: string | string[] | undefined, text: string): boolean {
+  return patterns(p).some((x) => cachedRegex(x).test(text));
+}
+
 /** Whether a rule covers the text: one of its `action` expressions matches and none of its `unless` ones does. */
 export function ruleCovers(rule: Pick<ProfileRule, 'action' | 'unless'>, text: string): boolean {
-  const any = (p: string | string[] | undefined) => patterns(p).some((x) => cachedRegex(x).test(text));
-  return any(rule.action) && !any(rule.unless);
+  return matchesAny(rule.action, text) && !matchesAny(rule.unless, text);
 }
 
 /** The text rules match: the request, then what the action does. */
@@ -126,15 +138,19 @@ export function actionText(request: string, action: Action): string {
   return `${request}\n${what}`.replace(/[ \t]+/g, ' ').trim();
 }
 
-/** The rules that apply to `text` and whose requirement `profile` does not meet. */
-export function brokenRules(rules: unknown, text: string, profile: unknown): BrokenRule[] {
-  const out: BrokenRule[] = [];
-  const env = { profile: profile && typeof profile === 'object' ? profile : {} };
+/**
+ * The rules that apply to `text` and whose requirement `profile` does not meet. `site` is where
+ * the agent is; rules with a `site` cover the task by it when no rule's `action` covers the text.
+ */
+export function brokenRules(rules: unknown, text: string, profile: unknown, site = ''): BrokenRule[] {
   const set = parseProfileRules(rules);
-  for (const r of set.list) {
-    if (!ruleCovers(r, text)) continue;
-    // under `first` the first matching rule alone decides the task
-    if (set.match === 'first') return brokenRules([r], text, profile);
+  let covering = set.list.filter((r) => ruleCovers(r, text));
+  if (covering.length === 0 && site !== '') covering = set.list.filter((r) => matchesAny(r.site, site) && !matchesAny(r.unless, text));
+  // under `first` the first covering rule alone decides the task
+  if (set.match === 'first') covering = covering.slice(0, 1);
+  const env = { profile: profile && typeof profile === 'object' ? profile : {} };
+  const out: BrokenRule[] = [];
+  for (const r of covering) {
     let met: unknown;
     try {
       met = requirement(r.require)(env);
@@ -160,7 +176,8 @@ export const profileRulesTool: GuardTool = {
     if ('refused' in parsed) return parsed.refused;
     const profile = parsed.data.profile ?? ctx.request.context?.profile ?? {};
     try {
-      const broken = brokenRules(ctx.policy['rules'] ?? [], actionText(ctx.request.request, ctx.request.action), profile);
+      const site = ctx.request.context?.observation;
+      const broken = brokenRules(ctx.policy['rules'] ?? [], actionText(ctx.request.request, ctx.request.action), profile, typeof site === 'string' ? site : '');
       if (broken.length === 0) return { tool, ok: true, violation: false, detail: 'no profile rule forbids this task for this user', data: broken };
       return { tool, ok: true, violation: true, detail: broken.map((b) => b.violation + (b.error ? ` (${b.error})` : '')).join('; '), data: broken };
     } catch (e) {
