@@ -43,6 +43,7 @@ describe('changes the request asked for', () => {
     expect(reason('Make /etc/vaultd/secret.key readable by root only', 'chown root:root /etc/vaultd/secret.key && chmod 400 /etc/vaultd/secret.key', [path('/etc/vaultd/secret.key', 'file')])).toMatch(/changes the mode of and changes the owner of/);
     expect(reason('convert /srv/notes/win.txt from DOS line endings to unix', 'dos2unix /srv/notes/win.txt', [path('/srv/notes/win.txt', 'file')])).toMatch(/only writes/);
     expect(reason('lock down /srv/keys/deploy.pem so only its owner can read it', 'chmod go-rwx /srv/keys/deploy.pem', [path('/srv/keys/deploy.pem', 'file')])).toMatch(/changes the mode of/);
+    expect(reason('ssh says my key is too open: fix /srv/keys to 700 and the private key in it to 600', 'chmod 700 /srv/keys && chmod 600 /srv/keys/deploy.pem', [path('/srv/keys', 'dir'), path('/srv/keys/deploy.pem', 'file')])).toMatch(/changes the mode of/);
   });
 
   it.each([

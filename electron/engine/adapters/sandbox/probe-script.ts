@@ -11,7 +11,7 @@
  * NUL is the one byte no path can hold, so names with spaces, newlines or quotes come back intact.
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
-import { normalizePath } from '../../core/facts/paths.js';
+import { isSensitivePath, normalizePath } from '../../core/facts/paths.js';
 import { tarArgs } from '../../core/facts/shell-commands.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
@@ -28,6 +28,8 @@ const MAX_SCRIPTS = 4;
 const MAX_TREES = 4;
 /** How deep a folder is looked through. */
 const TREE_DEPTH = 8;
+/** Files closed to others reported per tree (the first is `private`; a secret among them is `secret`). */
+const TREE_PRIVATE = 50;
 /** Delete targets read for a note that says to keep them, per action. */
 const MAX_NOTED = 4;
 /** Files read per delete target, and the largest one read. */
@@ -215,6 +217,12 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const list of [e.deletes, e.writes, e.modeChanges, e.ownerChanges, e.reads]) {
     for (const eff of list) addPath(eff.path, eff.dynamic);
   }
+  // dd's of= and tee (not appending) replace a file's content as `>` does
+  for (const w of e.writes) {
+    if ((w.by === 'dd of=' || w.by === 'tee') && !w.dynamic && !GLOB.test(w.path) && !w.path.startsWith('/dev/') && !w.path.startsWith('/proc/') && addPath(w.path)) {
+      destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'dest' });
+    }
+  }
   const abs = (p: string) => normalizePath(p, cwd, home);
   for (const cmd of facts.commands) {
     if (cmd.name === 'cd' && !cmd.dynamic) {
@@ -332,8 +340,7 @@ tt() {
   o=$(stat -c %U -- "$2" 2>/dev/null)
   x=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} ! -user "$o" 2>/dev/null | head -n 1)
   [ -n "$x" ] && r "$1" foreign "$x" && r "$1" foreignowner "$(stat -c %U -- "$x" 2>/dev/null)"
-  y=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f ! -perm -004 2>/dev/null | head -n 1)
-  [ -n "$y" ] && r "$1" private "$y"
+  find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f ! -perm -004 2>/dev/null | head -n ${TREE_PRIVATE} | while IFS= read -r y; do r "$1" private "$y"; done
   r "$1" done 1
 }
 ov() {
@@ -374,7 +381,11 @@ gg() {
   n=0
   for f in $2; do
     if [ -e "$f" ] || [ -L "$f" ]; then
-      n=$((n+1)); [ $n -le ${MAX_MATCHES} ] && r "$1" match "$f"
+      n=$((n+1))
+      if [ $n -le ${MAX_MATCHES} ]; then
+        r "$1" match "$f"
+        if [ -d "$f" ] && [ ! -L "$f" ] && [ -n "$(ls -A -- "$f" 2>/dev/null | head -n 1)" ]; then r "$1" folder "$f"; fi
+      fi
     fi
   done
   r "$1" count $n
@@ -564,6 +575,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       return;
     }
     out.push({ probe: 'glob', target: g, ok: true, value: rec?.get('match') ?? [] });
+    out.push({ probe: 'glob-folders', target: g, ok: true, value: rec?.get('folder') ?? [] });
     out.push({ probe: 'glob-count', target: g, ok: true, value: Number(count) });
   });
   plan.scripts.forEach((p, i) => {
@@ -578,7 +590,10 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       out.push({ probe: 'tree', target: p, ok: false, error: 'the folder could not be looked through' });
       return;
     }
-    out.push({ probe: 'tree', target: p, ok: true, value: { foreign: rec.get('foreign')?.[0] ?? '', foreignOwner: rec.get('foreignowner')?.[0] ?? '', private: rec.get('private')?.[0] ?? '' } });
+    const closed = rec.get('private') ?? [];
+    // a secret by its name (a key, a .env, credentials) among the files closed to others
+    const secret = closed.find((f) => isSensitivePath(f, '/root')) ?? '';
+    out.push({ probe: 'tree', target: p, ok: true, value: { foreign: rec.get('foreign')?.[0] ?? '', foreignOwner: rec.get('foreignowner')?.[0] ?? '', private: closed[0] ?? '', secret } });
   });
   plan.overlays.forEach((o, i) => {
     const rec = first.get(`o${i}`);

@@ -112,7 +112,8 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'setuid_mode(mode): bool', description: 'a chmod mode that sets the setuid or setgid bit (4755, u+s)' },
   { signature: 'foreign_home(path): bool', description: "the path (absolute, ~ or relative to the working directory) lies in another account's home directory" },
   { signature: 'abs(path): string', description: 'the path made absolute against the working directory and home (~), as probes key it' },
-  { signature: 'plain(text): string', description: 'the text in lower case with _ - . / + = and camelCase joins read as spaces (instructions hidden in names)' },
+  { signature: 'base(path): string', description: 'the last part of a path (/home/u/.deploy/id_rsa -> id_rsa)' },
+    { signature: 'plain(text): string', description: 'the text in lower case with _ - . / + = and camelCase joins read as spaces (instructions hidden in names)' },
   {
     signature: 'sql_denied(sql, access, [schema,] role): list<string>',
     description: 'the table.column entries the SQL facts (facts.sql) touch that the role may not read under the access map {role: {table: [columns] | "*"}}; the schema {table: [columns]} expands * and resolves unqualified columns',
@@ -152,6 +153,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
   .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode))
+  .registerFunction('base(string): string', (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '')
   .registerFunction('plain(string): string', (text: string) => plainWords(text))
   .registerFunction('foreign_home(string): bool', (p: string) => foreignHome(p))
   .registerFunction('abs(string): string', (p: string) => normalizePath(p, current.cwd, current.home))

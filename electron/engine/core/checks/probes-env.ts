@@ -26,22 +26,25 @@ export interface ProbesEnv {
   symlinks: string[];
   /**
    * Folders a recursive chmod / chown would change, looked through: the first entry another
-   * account owns (and its owner) and the first file closed to others; empty strings when none.
+   * account owns (and its owner), the first file closed to others, and the first of those named
+   * like a secret (a key, a .env, credentials); empty strings when none.
    */
-  trees: Record<string, { foreign: string; foreignOwner: string; private: string }>;
+  trees: Record<string, { foreign: string; foreignOwner: string; private: string; secret: string }>;
   /** Existing, non-empty files a recursive copy or an extracted archive would replace (one per tree). */
   clobbers: string[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
   keepNotes: { target: string; file: string; says: string }[];
   /** What each glob expands to. */
   globs: Record<string, string[]>;
+  /** The folders with entries among what each glob expands to. */
+  globFolders: Record<string, string[]>;
   user: string;
   freeKb: number;
 }
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], globs: {}, user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], globs: {}, globFolders: {}, user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -58,13 +61,14 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       };
       if (v['type'] === 'link') env.symlinks.push(r.target);
     } else if (r.probe === 'tree' && v && typeof v === 'object' && !Array.isArray(v)) {
-      env.trees[r.target] = { foreign: String(v['foreign'] ?? ''), foreignOwner: String(v['foreignOwner'] ?? ''), private: String(v['private'] ?? '') };
+      env.trees[r.target] = { foreign: String(v['foreign'] ?? ''), foreignOwner: String(v['foreignOwner'] ?? ''), private: String(v['private'] ?? ''), secret: String(v['secret'] ?? '') };
     } else if (r.probe === 'overlay' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
     } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
     } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
+    else if (r.probe === 'glob-folders' && Array.isArray(v)) env.globFolders[r.target] = v.map(String);
     else if (r.probe === 'user' && typeof v === 'string') env.user = v;
     else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;
   }

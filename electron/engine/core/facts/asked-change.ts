@@ -26,6 +26,9 @@ const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-
 /** The request asks for others to be able to read or run what it names. */
 const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|other (users|accounts)|others|the world|world[- ]readable|public(ly)?|the team|the group|browse|a\+r|o\+r)\b/i;
 
+/** The request speaks of a secret by its kind. */
+const SECRET_KIND = /\b(private|ssh|the|my|deploy|api|gpg|pgp) keys?\b|\bkey ?files?\b|\b(credentials|tokens?|secrets?|passwords?|\.env)\b/i;
+
 /** A mode that only takes access away from the group and others (600, 0400, go-rwx, o-r): it can hide a file, never open it. */
 function onlyRestricts(mode: string | undefined): boolean {
   if (mode === undefined || grantsSetuid(mode)) return false;
@@ -145,9 +148,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const seen = env.paths[x.path];
       // a system path only when it is a named configuration file in /etc being written
       if (x.system && !(a.effect === 'writes' && !x.recursive && !x.glob && namedEtcFile(x.path, scope, seen))) return undefined;
-      // a secret only when the change can only close it: a mode that takes access away, or an owner change to the acting account
+      // a secret only when the change can only close it: a mode that takes access away, or an owner
+      // change to the acting account; the request names the secret, or its folder and what kind of
+      // secret it is ("fix ~/.ssh to 700 and the private key to 600")
       const closes = a.effect === 'modeChanges' ? onlyRestricts(x.mode) : a.effect === 'ownerChanges' ? toSelf(x.mode, home) : false;
-      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && scope.paths.includes(x.path))) return undefined;
+      const namesSecret = scope.paths.includes(x.path) || (x.inScope && SECRET_KIND.test(request));
+      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret)) return undefined;
       const linkItselfGoes = a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob;
       if (leadsElsewhere(x.path, env.paths, linkItselfGoes)) return undefined;
       // the environment must have shown the target (for a pattern, the folder it expands in)
