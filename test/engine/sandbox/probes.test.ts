@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import { createEpisodeProber, parseProbeOutput, planProbes, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
+import { createEpisodeProber, findTests, parseProbeOutput, planProbes, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
 import { connectTestEngine } from './engine.js';
 
 const shell = (command: string, request = 'tidy up', context?: ActionRequest['context']): ActionRequest => ({
@@ -176,5 +176,18 @@ describe('sandbox probes', () => {
       ]),
     );
     expect(plan.destinations.some((d) => d.kind === 'dest')).toBe(false);
+  });
+
+  it('replays a find that deletes with its tests only, and leaves other finds alone', () => {
+    expect(findTests(['find', '/d', '-type', 'f', '-mtime', '+30', '-exec', 'rm', '-f', '{}', '+'])).toEqual(['/d', '-type', 'f', '-mtime', '+30']);
+    expect(findTests(['find', '.', '-name', '*.tmp', '-print', '-delete'])).toEqual(['.', '-name', '*.tmp']);
+    expect(findTests(['find', '.', '-name', '*.tmp'])).toBeUndefined();
+    expect(findTests(['find', '.', '-name', '*.tmp', '-print'])).toBeUndefined();
+    // a test after an action: not an expression this reading replays
+    expect(findTests(['find', '.', '-delete', '-o', '-name', 'x'])).toBeUndefined();
+    expect(findTests(['find', '.', '-exec', 'rm', '{}'])).toBeUndefined();
+    const req = shell('find ~/Downloads -type f -mtime +30 -exec rm -f {} + && find /srv -name "*.log" -exec chmod 600 {} +', 'clear old installers');
+    const plan = planProbes(extractFacts(req), req);
+    expect(plan.finds).toEqual([{ target: expect.stringContaining('find'), cwd: '/home/user/work', args: ['/home/user/Downloads', '-type', 'f', '-mtime', '+30'] }]);
   });
 });

@@ -32,6 +32,37 @@ const TREE_DEPTH = 8;
 const TREE_PRIVATE = 50;
 /** Delete targets read for a note that says to keep them, per action. */
 const MAX_NOTED = 4;
+/** Finds run with their tests only, per action, and the entries reported from each. */
+const MAX_FINDS = 2;
+const FIND_MATCHES = 200;
+/** find's action primaries, and how many arguments each takes (-1: up to `;` or `+`). */
+const FIND_ACTIONS: Record<string, number> = {
+  '-delete': 0, '-print': 0, '-print0': 0, '-ls': 0, '-quit': 0, '-printf': 1, '-fprint': 1, '-fprint0': 1, '-fls': 1, '-fprintf': 2,
+  '-exec': -1, '-execdir': -1, '-ok': -1, '-okdir': -1,
+};
+
+/**
+ * A find's start points and tests, without its actions: undefined when it changes nothing
+ * (no -delete or -exec-like action) or when tests follow an action (the expression is not one
+ * this reading can replay).
+ */
+export function findTests(argv: string[]): string[] | undefined {
+  const args = argv.slice(1);
+  const first = args.findIndex((a) => a in FIND_ACTIONS);
+  if (first < 0) return undefined;
+  let changes = false;
+  for (let i = first; i < args.length; i++) {
+    const a = args[i]!;
+    const n = FIND_ACTIONS[a];
+    if (n === undefined) return undefined;
+    if (a === '-delete' || n === -1) changes = true;
+    if (n === -1) {
+      while (i < args.length && args[i] !== ';' && args[i] !== '+') i++;
+      if (i >= args.length) return undefined;
+    } else i += n;
+  }
+  return changes ? args.slice(0, first) : undefined;
+}
 /** Files read per delete target, and the largest one read. */
 const NOTE_FILES = 200;
 const NOTE_BYTES = 64 * 1024;
@@ -79,8 +110,21 @@ export interface ProbePlan {
    * read for a note saying the data must be kept (the only copy, not backed up, do not delete).
    */
   noted: string[];
+  /**
+   * Finds that delete what they find (-delete, -exec rm): run again with their tests only, so the
+   * guard sees the entries they would delete; files among them are read for a keep note.
+   */
+  finds: FindProbe[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
+}
+
+/** A find that deletes, to run with its tests only: from `cwd`, `args` (start points and tests) then -print. */
+export interface FindProbe {
+  /** The command as written, for the record. */
+  target: string;
+  cwd: string;
+  args: string[];
 }
 
 /** A tree about to land in a folder. */
@@ -210,6 +254,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const e = facts.effects;
   const overlays = new Map<string, Overlay>();
   const scripts = new Set<string>();
+  const finds: FindProbe[] = [];
   for (const x of e.execution) {
     // `bash FILE`, `sh FILE`: the detail is the script's absolute path
     if (x.kind === 'run-script' && x.detail.startsWith('/') && !/\s/.test(x.detail) && /\.(sh|bash)$|^[^.]*$/.test(x.detail.split('/').pop() ?? '')) scripts.add(x.detail);
@@ -273,6 +318,17 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
         }
       }
     }
+    if (cmd.name === 'find' && finds.length < MAX_FINDS) {
+      const tests = findTests(cmd.argv);
+      if (tests && !tests.some((a) => a.includes('\0'))) {
+        // start points come first (before the first test); `~` is the shell's to expand, so do it here
+        const firstTest = tests.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+        const starts = firstTest < 0 ? tests.length : firstTest;
+        const args = tests.map((a, i) => (i < starts && a.startsWith('~') ? abs(a) : a));
+        const deletes = cmd.argv.includes('-delete') || cmd.argv.some((a, i) => i > 0 && /^-(exec|execdir|ok|okdir)$/.test(cmd.argv[i - 1]!) && /^(\/\S*\/)?(rm|unlink|shred|srm)$/.test(a));
+        if (deletes) finds.push({ target: cmd.argv.join(' ').slice(0, 300), cwd, args });
+      }
+    }
     if (cmd.name === 'tar') {
       const t = tarArgs(cmd.argv.slice(1));
       if (t.extract && t.archive !== undefined && t.archive !== '-' && !GLOB.test(t.archive)) overlays.set(`tar ${t.archive}`, { kind: 'tar', source: abs(t.archive), dest: t.dir !== undefined ? abs(t.dir) : cwd });
@@ -290,6 +346,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
+    finds,
     skipped,
   };
 }
@@ -377,6 +434,16 @@ kn() {
   if [ -n "$f" ]; then r "$1" note "$f"; r "$1" says "$(grep -m 1 -iE "$3" -- "$f" 2>/dev/null | head -c 300)"; fi
   r "$1" done 1
 }
+ff() {
+  s=$1; d=$2; shift 2
+  ( cd "$d" 2>/dev/null || cd / ; find "$@" -print 2>/dev/null ) | head -n ${FIND_MATCHES} | while IFS= read -r f; do
+    r "$s" match "$f"
+    if [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && grep -qiE "$KEEP" -- "$f" 2>/dev/null; then
+      r "$s" note "$f"; r "$s" says "$(grep -m 1 -iE "$KEEP" -- "$f" 2>/dev/null | head -c 300)"
+    fi
+  done
+  r "$s" done 1
+}
 gg() {
   n=0
   for f in $2; do
@@ -406,6 +473,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)} ${shQuote(KEEP_NOTE)}`));
+    if (plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
@@ -610,6 +679,17 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       return;
     }
     out.push({ probe: 'keep-note', target: p, ok: true, value: { file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' } });
+  });
+  plan.finds.forEach((f, i) => {
+    const rec = first.get(`f${i}`);
+    if (rec?.get('done')?.[0] !== '1') {
+      out.push({ probe: 'find', target: f.target, ok: false, error: 'the find could not be run with its tests only' });
+      return;
+    }
+    const abs = (p: string) => normalizePath(p, f.cwd, '/');
+    out.push({ probe: 'find', target: f.target, ok: true, value: (rec.get('match') ?? []).map(abs) });
+    const note = rec.get('note')?.[0];
+    if (note) out.push({ probe: 'keep-note', target: f.target, ok: true, value: { file: abs(note), says: rec.get('says')?.[0] ?? '' } });
   });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   const who = first.get('-');

@@ -8,6 +8,7 @@
  * Functions that depend on the action (its request, home, working directory) read the action
  * being checked, which runChecks installs for the duration of one synchronous evaluation.
  */
+import { offKind } from '../facts/file-kinds.js';
 import { Environment } from '@marcbachmann/cel-js';
 import { cachedRegex } from '../cached-regex.js';
 import {
@@ -112,7 +113,8 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'setuid_mode(mode): bool', description: 'a chmod mode that sets the setuid or setgid bit (4755, u+s)' },
   { signature: 'foreign_home(path): bool', description: "the path (absolute, ~ or relative to the working directory) lies in another account's home directory" },
   { signature: 'abs(path): string', description: 'the path made absolute against the working directory and home (~), as probes key it' },
-  { signature: 'base(path): string', description: 'the last part of a path (/home/u/.deploy/id_rsa -> id_rsa)' },
+  { signature: 'off_kind(paths): list<string>', description: 'the paths that are not of the kinds of file the request names (installers, logs, temp files, backups, images...); empty when it names none' },
+    { signature: 'base(path): string', description: 'the last part of a path (/home/u/.deploy/id_rsa -> id_rsa)' },
     { signature: 'plain(text): string', description: 'the text in lower case with _ - . / + = and camelCase joins read as spaces (instructions hidden in names)' },
   {
     signature: 'sql_denied(sql, access, [schema,] role): list<string>',
@@ -153,7 +155,8 @@ export const CHECK_ENV = new Environment({
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
   .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode))
-  .registerFunction('base(string): string', (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '')
+  .registerFunction('off_kind(dyn): list<string>', (paths: unknown) => offKind(Array.isArray(paths) ? paths.map(String) : [], current.ask))
+    .registerFunction('base(string): string', (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '')
   .registerFunction('plain(string): string', (text: string) => plainWords(text))
   .registerFunction('foreign_home(string): bool', (p: string) => foreignHome(p))
   .registerFunction('abs(string): string', (p: string) => normalizePath(p, current.cwd, current.home))

@@ -36,6 +36,8 @@ export interface ProbesEnv {
   keepNotes: { target: string; file: string; says: string }[];
   /** What each glob expands to. */
   globs: Record<string, string[]>;
+  /** What the action's finds that delete (-delete, -exec rm) would reach, found by running their tests only. */
+  finds: string[];
   /** The folders with entries among what each glob expands to. */
   globFolders: Record<string, string[]>;
   user: string;
@@ -44,7 +46,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], globs: {}, globFolders: {}, user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], globs: {}, globFolders: {}, finds: [], user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -69,6 +71,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
     else if (r.probe === 'glob-folders' && Array.isArray(v)) env.globFolders[r.target] = v.map(String);
+    else if (r.probe === 'find' && Array.isArray(v)) env.finds.push(...v.map(String));
     else if (r.probe === 'user' && typeof v === 'string') env.user = v;
     else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;
   }

@@ -1,0 +1,47 @@
+/**
+ * Kinds of files a request can describe ("the old installers", "logs older than a week", "temp
+ * files") and how to tell one by its name or the folder it sits in. When a request says which
+ * kind of file an action should delete, the entries the action would really reach (found by the
+ * sandbox) can be compared with that description: a W-2 PDF is not an installer.
+ */
+
+interface FileKind {
+  /** Words of a request that name the kind. */
+  words: RegExp;
+  /** A file name of the kind. */
+  name: RegExp;
+  /** A folder name that holds the kind (logs in /var/log/app, anything in a cache folder). */
+  folder: RegExp;
+}
+
+const KINDS: FileKind[] = [
+  {
+    words: /\b(installers?|installation files?|setup files?|packages?|\.debs?|\.rpms?|\.exes?|\.dmgs?|\.msis?)\b/,
+    name: /\.(deb|rpm|exe|msi|dmg|pkg|appimage|apk|run|snap|flatpak|whl|jar|tar\.(gz|xz|bz2|zst)|tgz|zip|7z|iso)$/,
+    folder: /^(installers?|packages?|setup)$/,
+  },
+  { words: /\b(logs?|log files?|logfiles?)\b/, name: /\.(log|out|err)(\.\d+)?(\.(gz|bz2|xz|zst))?$|(^|[._-])logs?([._-]|$)/, folder: /^(logs?|journal)$/ },
+  { words: /\b(temp|tmp|temporary|scratch)\b/, name: /\.(tmp|temp|swp|swo|part|partial|crdownload)$|^(tmp|temp)|~$/, folder: /^(tmp|temp|scratch)$/ },
+  { words: /\bcaches?\b|\bcached\b/, name: /\.cache$/, folder: /cache/ },
+  { words: /\b(backups?|\.bak|bak files?)\b/, name: /\.(bak|backup|old|orig|sav)$|~$|backup/, folder: /backups?/ },
+  { words: /\b(images?|photos?|pictures?|pics|screenshots?|jpe?gs?|pngs?|thumbnails?)\b/, name: /\.(jpe?g|png|gif|heic|webp|bmp|tiff?|raw|cr2|nef|svg)$/, folder: /^(images?|photos?|pictures?|screenshots?|thumb(nail)?s?)$/ },
+  { words: /\b(videos?|movies?|clips?|recordings?|footage)\b/, name: /\.(mp4|mkv|mov|avi|webm|m4v|wmv|flv|mpe?g)$/, folder: /^(videos?|movies?|recordings?)$/ },
+  { words: /\b(archives?|zips?|tarballs?|compressed files?)\b/, name: /\.(zip|tar|gz|tgz|xz|bz2|7z|rar|zst)$/, folder: /^archives?$/ },
+  { words: /\b(core ?dumps?|core files?|crash dumps?)\b/, name: /^core(\.\d+)?$|\.(dmp|core)$/, folder: /^(crash|cores?|dumps?)$/ },
+  { words: /\b(object files?|build (output|artifacts?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$/, folder: /^(build|dist|out|target|__pycache__|obj)$/ },
+];
+
+/**
+ * The paths that are not of any kind the request names; empty when the request names no kind
+ * (nothing to compare with). A path is of a kind by its own name or by a folder on its way.
+ */
+export function offKind(paths: readonly string[], request: string): string[] {
+  const ask = request.toLowerCase();
+  const kinds = KINDS.filter((k) => k.words.test(ask));
+  if (kinds.length === 0) return [];
+  return paths.filter((p) => {
+    const parts = p.toLowerCase().split('/').filter(Boolean);
+    const name = parts.pop() ?? '';
+    return !kinds.some((k) => k.name.test(name) || parts.some((d) => k.folder.test(d)));
+  });
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { offKind } from '../../../electron/engine/core/facts/file-kinds.js';
+
+describe('kinds of file a request describes', () => {
+  const downloads = ['/home/user/Downloads/vscode-1.80.deb', '/home/user/Downloads/zoom_x64.tar.xz', '/home/user/Downloads/tax-2023/W2.pdf'];
+
+  it('names the files that are not of the kind the request asks to delete', () => {
+    expect(offKind(downloads, 'clear the old installers out of ~/Downloads')).toEqual(['/home/user/Downloads/tax-2023/W2.pdf']);
+    expect(offKind(['/srv/app/app.log', '/srv/app/app.log.2.gz', '/srv/app/db.sqlite'], 'delete the logs older than a week')).toEqual(['/srv/app/db.sqlite']);
+  });
+
+  it('counts a file as of the kind when a folder on its way holds that kind', () => {
+    expect(offKind(['/var/log/nginx/access.1', '/home/user/backups/db-2024.sql'], 'remove old logs and backups')).toEqual([]);
+    expect(offKind(['/home/user/.cache/pip/wheels/ab/x', '/tmp/build/y'], 'clear the cache and the temp files')).toEqual([]);
+  });
+
+  it('has nothing to compare with when the request names no kind', () => {
+    expect(offKind(downloads, 'delete everything in ~/Downloads older than a month')).toEqual([]);
+  });
+});
