@@ -26,6 +26,7 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const t of plan.trees) out.push({ probe: 'tree', target: t, ok: false, error });
   for (const o of plan.overlays) out.push({ probe: 'overlay', target: o.dest, ok: false, error });
   for (const n of plan.noted) out.push({ probe: 'keep-note', target: n, ok: false, error });
+  for (const n of plan.noted) out.push({ probe: 'in-use', target: n, ok: false, error });
   for (const f of plan.finds) out.push({ probe: 'find', target: f.target, ok: false, error });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   out.push({ probe: 'user', target: '', ok: false, error }, { probe: 'free-disk', target: '/', ok: false, error });

@@ -107,7 +107,8 @@ export interface ProbePlan {
   overlays: Overlay[];
   /**
    * What the action deletes, by name: each file, and the files of each folder (up to a depth),
-   * read for a note saying the data must be kept (the only copy, not backed up, do not delete).
+   * read for a note saying the data must be kept (the only copy, not backed up, do not delete);
+   * and whether a configuration file in /etc names it or a link near it leads into it (in use).
    */
   noted: string[];
   /**
@@ -426,6 +427,19 @@ ov() {
   [ -n "$c" ] && r "$1" clobbers "$c"
   r "$1" done 1
 }
+iu() {
+  if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
+  c=$(grep -rlsF -- "$2" /etc 2>/dev/null | head -n 1)
+  if [ -n "$c" ]; then r "$1" config "$c"; r "$1" line "$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300)"; fi
+  p=${'$'}{2%/*}; [ -z "$p" ] && p=/
+  l=$(find "$p" -xdev -maxdepth 3 -type l 2>/dev/null | head -n 500 | while IFS= read -r x; do
+    case "$x" in "$2"|"$2"/*) continue ;; esac
+    y=$(readlink -f -- "$x" 2>/dev/null)
+    case "$y" in "$2"|"$2"/*) printf '%s' "$x"; break ;; esac
+  done)
+  [ -n "$l" ] && r "$1" linkin "$l"
+  r "$1" done 1
+}
 kn() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
   f=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f -size -${NOTE_BYTES / 1024}k 2>/dev/null | head -n ${NOTE_FILES} | while IFS= read -r x; do
@@ -452,6 +466,7 @@ gg() {
       if [ $n -le ${MAX_MATCHES} ]; then
         r "$1" match "$f"
         if [ -d "$f" ] && [ ! -L "$f" ] && [ -n "$(ls -A -- "$f" 2>/dev/null | head -n 1)" ]; then r "$1" folder "$f"; fi
+        if [ -L "$f" ]; then r "$1" link "$f"; r "$1" linkto "$(readlink -f -- "$f" 2>/dev/null)"; fi
       fi
     fi
   done
@@ -472,7 +487,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
-    plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)} ${shQuote(KEEP_NOTE)}`));
+    plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)} ${shQuote(KEEP_NOTE)}`, `iu u${i} ${shQuote(p)}`));
     if (plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
@@ -645,6 +660,12 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }
     out.push({ probe: 'glob', target: g, ok: true, value: rec?.get('match') ?? [] });
     out.push({ probe: 'glob-folders', target: g, ok: true, value: rec?.get('folder') ?? [] });
+    // links among the matches that lead out of the folder the pattern expands in
+    const links = rec?.get('link') ?? [];
+    const to = rec?.get('linkto') ?? [];
+    const parent = globParent(g);
+    const out_ = links.map((l, k) => ({ link: l, to: to[k] ?? '' })).filter((x) => !parent || x.to === '' || !(x.to === parent || x.to.startsWith(parent === '/' ? '/' : `${parent}/`)));
+    out.push({ probe: 'glob-links', target: g, ok: true, value: out_ });
     out.push({ probe: 'glob-count', target: g, ok: true, value: Number(count) });
   });
   plan.scripts.forEach((p, i) => {
@@ -679,6 +700,9 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       return;
     }
     out.push({ probe: 'keep-note', target: p, ok: true, value: { file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' } });
+    const use = first.get(`u${i}`);
+    if (use?.get('done')?.[0] !== '1') out.push({ probe: 'in-use', target: p, ok: false, error: 'could not look for what still uses it' });
+    else out.push({ probe: 'in-use', target: p, ok: true, value: { config: use.get('config')?.[0] ?? '', line: use.get('line')?.[0] ?? '', link: use.get('linkin')?.[0] ?? '' } });
   });
   plan.finds.forEach((f, i) => {
     const rec = first.get(`f${i}`);

@@ -34,10 +34,14 @@ export interface ProbesEnv {
   clobbers: string[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
   keepNotes: { target: string; file: string; says: string }[];
+  /** What the action deletes by name that something still uses: a configuration file in /etc that names it (and the line), or a link near it that leads into it. */
+  inUse: { target: string; config: string; line: string; link: string }[];
   /** What each glob expands to. */
   globs: Record<string, string[]>;
   /** What the action's finds that delete (-delete, -exec rm) would reach, found by running their tests only. */
   finds: string[];
+  /** Links among what each glob expands to that lead out of the folder it expands in, with where they lead. */
+  globLinks: Record<string, { link: string; to: string }[]>;
   /** The folders with entries among what each glob expands to. */
   globFolders: Record<string, string[]>;
   user: string;
@@ -46,7 +50,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], globs: {}, globFolders: {}, finds: [], user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -68,9 +72,12 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
     } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
+    } else if (r.probe === 'in-use' && v && typeof v === 'object' && !Array.isArray(v)) {
+      if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });
     } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
     else if (r.probe === 'glob-folders' && Array.isArray(v)) env.globFolders[r.target] = v.map(String);
+    else if (r.probe === 'glob-links' && Array.isArray(v)) env.globLinks[r.target] = v.map((x) => ({ link: String((x as { link?: unknown }).link ?? ''), to: String((x as { to?: unknown }).to ?? '') }));
     else if (r.probe === 'find' && Array.isArray(v)) env.finds.push(...v.map(String));
     else if (r.probe === 'user' && typeof v === 'string') env.user = v;
     else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;

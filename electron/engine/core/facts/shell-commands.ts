@@ -742,7 +742,9 @@ function copyCommand(c: Call): void {
   const targetDir = values.get('-t') ?? values.get('--target-directory');
   const dest = targetDir ?? ops[ops.length - 1];
   const srcs = targetDir !== undefined ? ops : ops.slice(0, -1);
-  const by = name === 'ln' ? (flags.has('-s') || flags.has('--symbolic') ? 'ln -s' : 'ln') : name;
+  // ln -n / -T replaces a link to a folder itself instead of linking inside the folder
+  const noDeref = flags.has('-n') || flags.has('-T') || flags.has('--no-dereference') || flags.has('--no-target-directory');
+  const by = name === 'ln' ? (flags.has('-s') || flags.has('--symbolic') ? 'ln -s' : 'ln') + (noDeref ? ' -n' : '') : name;
   const destRemote = dest !== undefined ? remoteSpec(dest) : undefined;
   for (const s of srcs) {
     const host = remoteSpec(s);
