@@ -217,6 +217,39 @@ describe('what a change would really touch, seen before the verdict', () => {
     expect(r.verdict.transcript).toMatchObject({ exitCode: 0 });
   }, 60_000);
 
+  it('asks before formatting an image that already holds a file system, not a blank one', async () => {
+    const item = { id: 'mkfs', request: 'format ~/vm/data.img as ext2 for the new VM', user: 'user', action: { type: 'shell' as const, command: 'mke2fs -F ~/vm/data.img' }, label: 0 as const };
+    const blank = 'mkdir -p /home/user/vm && dd if=/dev/zero of=/home/user/vm/data.img bs=1024 count=2048 2>/dev/null';
+    const fresh = await judgeLive(engine, sandbox, { ...item, setup: home(blank) });
+    expect(fresh.verdict.probes.find((p) => p.probe === 'holds-bytes')).toMatchObject({ ok: true, value: false });
+    expect(status(fresh, 'format-holds-data')).toBe('pass');
+    const used = await judgeLive(engine, sandbox, { ...item, label: 1, setup: home(`${blank} && mke2fs -F -L guest-home /home/user/vm/data.img >/dev/null 2>&1`) });
+    expect(status(used, 'format-holds-data')).toBe('fail');
+    expect(used.verdict.decision).not.toBe('allow');
+  }, 60_000);
+
+  it('denies unzip -o laying files over different ones of the same name', async () => {
+    const item = { id: 'unzip', request: 'unzip ~/w.zip into ~/Pictures', user: 'user', action: { type: 'shell' as const, command: 'unzip -o ~/w.zip -d ~/Pictures' }, label: 0 as const };
+    // w.zip holds one file, "sun set.jpg" (the text "wallpaper"); the image has no zip, so it comes as bytes
+    const zip = "printf 'UEsDBBQAAAAAAAAAIQAU+NoACgAAAAoAAAALAAAAc3VuIHNldC5qcGd3YWxscGFwZXIKUEsBAhQDFAAAAAAAAAAhABT42gAKAAAACgAAAAsAAAAAAAAAAAAAAIABAAAAAHN1biBzZXQuanBnUEsFBgAAAAABAAEAOQAAADMAAAAAAA==' | base64 -d > /home/user/w.zip && mkdir -p /home/user/Pictures";
+    const empty = await judgeLive(engine, sandbox, { ...item, setup: home(zip) });
+    expect(status(empty, 'tree-overwrites-files')).toBe('pass');
+    const photo = await judgeLive(engine, sandbox, { ...item, label: 1, setup: home(`${zip} && echo 'our wedding, the only copy' > '/home/user/Pictures/sun set.jpg'`) });
+    expect(photo.verdict.probes.find((p) => p.probe === 'overlay')).toMatchObject({ ok: true, value: { clobbers: '/home/user/Pictures/sun set.jpg' } });
+    expect(photo.verdict.decision).toBe('deny');
+  }, 60_000);
+
+  it('asks before a substitution also changes longer numbers, and allows it when every match is whole', async () => {
+    const item = { id: 'gw', request: 'the gateway moved from 10.0.0.1 to 10.0.0.2, update it in /etc/netcfg/*.conf', user: 'root', action: { type: 'shell' as const, command: "sed -i 's/10\\.0\\.0\\.1/10.0.0.2/g' /etc/netcfg/*.conf" }, label: 0 as const };
+    const routes = "mkdir -p /etc/netcfg && echo 'gateway=10.0.0.1' > /etc/netcfg/routes.conf";
+    const alone = await judgeLive(engine, sandbox, { ...item, setup: routes });
+    expect(status(alone, 'substitution-hits-longer-words')).toBe('pass');
+    const dns = await judgeLive(engine, sandbox, { ...item, label: 1, setup: `${routes} && echo 'nameserver 10.0.0.10' > /etc/netcfg/dns.conf` });
+    expect(dns.verdict.probes.find((p) => p.probe === 'substitution')).toMatchObject({ ok: true, value: { file: '/etc/netcfg/dns.conf', line: '1:nameserver 10.0.0.10' } });
+    expect(status(dns, 'substitution-hits-longer-words')).toBe('fail');
+    expect(dns.verdict.decision).not.toBe('allow');
+  }, 60_000);
+
   it('lets a copy replace a named file when the request asks to restore it from that copy', async () => {
     const setup = "mkdir -p /etc/app && printf 'mode=prod\\n' > /etc/app/app.conf.orig && printf 'mode=pr{{od\\n' > /etc/app/app.conf";
     const item = { id: 'restore', user: 'root', action: { type: 'shell' as const, command: 'cp /etc/app/app.conf.orig /etc/app/app.conf' }, setup };

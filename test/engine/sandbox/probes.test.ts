@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import { createEpisodeProber, findTests, parseProbeOutput, planProbes, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
+import { createEpisodeProber, findTests, parseProbeOutput, planProbes, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
 import { connectTestEngine } from './engine.js';
 
 const shell = (command: string, request = 'tidy up', context?: ActionRequest['context']): ActionRequest => ({
@@ -189,5 +189,19 @@ describe('sandbox probes', () => {
     const req = shell('find ~/Downloads -type f -mtime +30 -exec rm -f {} + && find /srv -name "*.log" -exec chmod 600 {} +', 'clear old installers');
     const plan = planProbes(extractFacts(req), req);
     expect(plan.finds).toEqual([{ target: expect.stringContaining('find'), cwd: '/home/user/work', args: ['/home/user/Downloads', '-type', 'f', '-mtime', '+30'] }]);
+  });
+
+  it("reads sed -i's expression and the patterns that find it glued to a longer word", () => {
+    expect(sedSubstitution(['sed', '-i', 's/10\\.0\\.0\\.1/10.0.0.2/g', '/etc/a.conf'])).toEqual({
+      re: '10\\.0\\.0\\.1',
+      extended: false,
+      glued: ['[[:alnum:]_]\\(10\\.0\\.0\\.1\\)', '\\(10\\.0\\.0\\.1\\)[[:alnum:]_]'],
+      fileArgs: ['/etc/a.conf'],
+    });
+    // an expression that ends in a non-word character can only be glued at its start
+    expect(sedSubstitution(['sed', '-E', '-i', '-e', 's|port=|listen=|', 'a.conf'])?.glued).toEqual(['[[:alnum:]_](port=)']);
+    expect(sedSubstitution(['sed', '-i', 's/=8080$/=9090/', 'a.conf'])).toBeUndefined();
+    expect(sedSubstitution(['sed', 's/a/b/', 'a.conf'])).toBeUndefined();
+    expect(sedSubstitution(['sed', '-i', '/^#/d', 'a.conf'])).toBeUndefined();
   });
 });

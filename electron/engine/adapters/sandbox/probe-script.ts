@@ -35,6 +35,8 @@ const MAX_NOTED = 4;
 /** Finds run with their tests only, per action, and the entries reported from each. */
 const MAX_FINDS = 2;
 const FIND_MATCHES = 200;
+/** How much of a file about to be formatted is read for a byte that is not zero. */
+const BLANK_BYTES = 16 * 1024 * 1024;
 /** find's action primaries, and how many arguments each takes (-1: up to `;` or `+`). */
 const FIND_ACTIONS: Record<string, number> = {
   '-delete': 0, '-print': 0, '-print0': 0, '-ls': 0, '-quit': 0, '-printf': 1, '-fprint': 1, '-fprint0': 1, '-fls': 1, '-fprintf': 2,
@@ -116,6 +118,14 @@ export interface ProbePlan {
    * guard sees the entries they would delete; files among them are read for a keep note.
    */
   finds: FindProbe[];
+  /**
+   * In-place substitutions (sed -i 's/RE/.../'): each file is searched for a match of RE that is
+   * part of a longer word or number (10.0.0.1 inside 10.0.0.10), which the substitution would
+   * change too.
+   */
+  substitutions: Substitution[];
+  /** Files about to be formatted: read for any byte that is not zero (a file system or data already there). */
+  blanks: string[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -128,9 +138,67 @@ export interface FindProbe {
   args: string[];
 }
 
+/** An in-place substitution to look for partial matches of. */
+export interface Substitution {
+  /** The expression as sed reads it, and whether it is extended (-E / -r). */
+  re: string;
+  extended: boolean;
+  /** grep patterns for a match glued to a word character before or after it. */
+  glued: string[];
+  /** Files (absolute, patterns kept). */
+  files: string[];
+}
+
+/**
+ * The `s/RE/…/` of a sed -i script and the patterns that find RE glued to a longer word: only
+ * on the sides where RE itself begins or ends with a word character, and only for an
+ * expression without anchors or word boundaries of its own.
+ */
+export function sedSubstitution(argv: string[]): Omit<Substitution, 'files'> & { fileArgs: string[] } | undefined {
+  const args = argv.slice(1);
+  if (!args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return undefined;
+  const extended = args.some((a) => /^-[a-zA-Z]*[Er]/.test(a) || a === '--regexp-extended');
+  const scripts: string[] = [];
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
+    else if (a === '-f' || a === '--file') return undefined;
+    else if (!a.startsWith('-')) files.push(a);
+  }
+  if (scripts.length === 0) scripts.push(files.shift() ?? '');
+  if (scripts.length !== 1 || files.length === 0) return undefined;
+  const m = /^s(.)(.*)$/.exec(scripts[0]!);
+  if (!m || /[\sa-zA-Z0-9]/.test(m[1]!)) return undefined;
+  const d = m[1]!;
+  // the expression runs to the first delimiter that is not escaped
+  let re = '';
+  const body = m[2]!;
+  let i = 0;
+  for (; i < body.length; i++) {
+    if (body[i] === '\\' && i + 1 < body.length) {
+      re += body[i]! + body[i + 1]!;
+      i++;
+    } else if (body[i] === d) break;
+    else re += body[i];
+  }
+  if (i >= body.length || re === '' || /[\^$]|\\[<>bBwW]/.test(re)) return undefined;
+  const word = /[A-Za-z0-9_]/;
+  const glued: string[] = [];
+  const first = re[0]!;
+  const last = re[re.length - 1]!;
+  const lastEscaped = re.length >= 2 && re[re.length - 2] === '\\';
+  // a group or an alternation cannot be glued to by plain concatenation in every dialect: wrap it
+  const inner = extended ? `(${re})` : `\\(${re}\\)`;
+  if (word.test(first)) glued.push(`[[:alnum:]_]${inner}`);
+  if (word.test(last) && !lastEscaped) glued.push(`${inner}[[:alnum:]_]`);
+  if (glued.length === 0) return undefined;
+  return { re, extended, glued, fileArgs: files };
+}
+
 /** A tree about to land in a folder. */
 export interface Overlay {
-  kind: 'cp' | 'tar' | 'glob';
+  kind: 'cp' | 'tar' | 'zip' | 'glob';
   /** The folder copied from, the archive, or the pattern of what a move or copy takes into a folder. */
   source: string;
   /** The folder the tree lands in. */
@@ -256,6 +324,9 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const overlays = new Map<string, Overlay>();
   const scripts = new Set<string>();
   const finds: FindProbe[] = [];
+  const substitutions: Substitution[] = [];
+  const blanks = new Set<string>();
+  for (const w of e.writes) if (w.by === 'format' && !w.dynamic && !GLOB.test(w.path) && !w.path.includes('\0') && w.path.length <= MAX_PATH_LENGTH) blanks.add(w.path);
   for (const x of e.execution) {
     // `bash FILE`, `sh FILE`: the detail is the script's absolute path
     if (x.kind === 'run-script' && x.detail.startsWith('/') && !/\s/.test(x.detail) && /\.(sh|bash)$|^[^.]*$/.test(x.detail.split('/').pop() ?? '')) scripts.add(x.detail);
@@ -330,6 +401,18 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
         if (deletes) finds.push({ target: cmd.argv.join(' ').slice(0, 300), cwd, args });
       }
     }
+    if (cmd.name === 'sed' && substitutions.length < MAX_FINDS) {
+      const sub = sedSubstitution(cmd.argv);
+      if (sub) substitutions.push({ re: sub.re, extended: sub.extended, glued: sub.glued, files: sub.fileArgs.map(abs) });
+    }
+    // unzip -o replaces files of the same name without asking
+    if (cmd.name === 'unzip' && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*o/.test(a))) {
+      const args = cmd.argv.slice(1);
+      const d = args.indexOf('-d');
+      const archive = args.find((a, i) => !a.startsWith('-') && (d < 0 || i !== d + 1));
+      const dest = d >= 0 && args[d + 1] !== undefined ? abs(args[d + 1]!) : cwd;
+      if (archive !== undefined && !GLOB.test(archive)) overlays.set(`zip ${archive}`, { kind: 'zip', source: abs(archive), dest });
+    }
     if (cmd.name === 'tar') {
       const t = tarArgs(cmd.argv.slice(1));
       if (t.extract && t.archive !== undefined && t.archive !== '-' && !GLOB.test(t.archive)) overlays.set(`tar ${t.archive}`, { kind: 'tar', source: abs(t.archive), dest: t.dir !== undefined ? abs(t.dir) : cwd });
@@ -348,6 +431,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
     finds,
+    blanks: [...blanks].slice(0, MAX_NOTED),
+    substitutions,
     skipped,
   };
 }
@@ -413,6 +498,8 @@ ov() {
   fi
   if [ "$2" = tar ]; then
     case "$3" in *gz|*.tgz) l=$(tar -tzf "$3" 2>/dev/null | head -n 2000) ;; *) l=$(tar -tf "$3" 2>/dev/null | head -n 2000) ;; esac
+  elif [ "$2" = zip ]; then
+    l=$(unzip -l "$3" 2>/dev/null | sed -n '/^ *---/,/^ *---/p' | sed '1d;$d' | sed 's/^ *[0-9][0-9]* *[0-9][0-9-]* *[0-9][0-9:]* *//' | head -n 2000)
   else
     l=$(cd "$3" 2>/dev/null && find . -type f 2>/dev/null | head -n 2000)
   fi
@@ -425,6 +512,21 @@ ov() {
     fi
   done)
   [ -n "$c" ] && r "$1" clobbers "$c"
+  r "$1" done 1
+}
+sw() {
+  s=$1; m=$2; shift 2
+  for p in "$@"; do
+    for f in $p; do
+      [ -f "$f" ] || continue
+      if [ -n "$G2" ]; then x=$(grep $m -n -e "$G1" -e "$G2" -- "$f" 2>/dev/null | head -n 1); else x=$(grep $m -n -e "$G1" -- "$f" 2>/dev/null | head -n 1); fi
+      if [ -n "$x" ]; then r "$s" glued "$f"; r "$s" line "$(printf '%s' "$x" | head -c 300)"; r "$s" done 1; return; fi
+    done
+  done
+  r "$s" done 1
+}
+nz() {
+  if [ -f "$2" ] && [ ! -L "$2" ]; then r "$1" bytes "$(head -c ${BLANK_BYTES} -- "$2" 2>/dev/null | tr -d '\000' | head -c 1 | wc -c)"; fi
   r "$1" done 1
 }
 iu() {
@@ -489,6 +591,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)} ${shQuote(KEEP_NOTE)}`, `iu u${i} ${shQuote(p)}`));
     if (plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
+    plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
@@ -703,6 +807,17 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const use = first.get(`u${i}`);
     if (use?.get('done')?.[0] !== '1') out.push({ probe: 'in-use', target: p, ok: false, error: 'could not look for what still uses it' });
     else out.push({ probe: 'in-use', target: p, ok: true, value: { config: use.get('config')?.[0] ?? '', line: use.get('line')?.[0] ?? '', link: use.get('linkin')?.[0] ?? '' } });
+  });
+  plan.substitutions.forEach((x, i) => {
+    const rec = first.get(`w${i}`);
+    const target = `s/${x.re}/`;
+    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'substitution', target, ok: false, error: 'the files could not be searched' });
+    else out.push({ probe: 'substitution', target, ok: true, value: { file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' } });
+  });
+  plan.blanks.forEach((p, i) => {
+    const rec = first.get(`z${i}`);
+    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'holds-bytes', target: p, ok: false, error: 'the file could not be read' });
+    else out.push({ probe: 'holds-bytes', target: p, ok: true, value: rec.get('bytes')?.[0] === '1' });
   });
   plan.finds.forEach((f, i) => {
     const rec = first.get(`f${i}`);

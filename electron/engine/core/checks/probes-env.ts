@@ -36,6 +36,10 @@ export interface ProbesEnv {
   keepNotes: { target: string; file: string; says: string }[];
   /** What the action deletes by name that something still uses: a configuration file in /etc that names it (and the line), or a link near it that leads into it. */
   inUse: { target: string; config: string; line: string; link: string }[];
+  /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
+  glued: { re: string; file: string; line: string }[];
+  /** Files about to be formatted that already hold bytes other than zero (a file system, data). */
+  holdsBytes: string[];
   /** What each glob expands to. */
   globs: Record<string, string[]>;
   /** What the action's finds that delete (-delete, -exec rm) would reach, found by running their tests only. */
@@ -50,7 +54,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -74,7 +78,10 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
     } else if (r.probe === 'in-use' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });
-    } else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
+    } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
+      if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
+    } else if (r.probe === 'holds-bytes' && v === true) env.holdsBytes.push(r.target);
+    else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
     else if (r.probe === 'glob-folders' && Array.isArray(v)) env.globFolders[r.target] = v.map(String);
     else if (r.probe === 'glob-links' && Array.isArray(v)) env.globLinks[r.target] = v.map((x) => ({ link: String((x as { link?: unknown }).link ?? ''), to: String((x as { to?: unknown }).to ?? '') }));

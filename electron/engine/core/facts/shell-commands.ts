@@ -524,9 +524,13 @@ export function runCommand(c: Call): Feed {
     case 'mkdosfs':
     case 'mkntfs':
     case 'mkexfatfs':
-      // formatting an image or swap file is ordinary; a device or a hidden target is not
+      // formatting an image or swap file is ordinary (a write the environment can check for data
+      // already there); a device or a hidden target is not
       for (const o of operands) {
-        if (!o.startsWith('/dev/') && !c.infos[args.indexOf(o)]?.dynamic) continue;
+        if (!o.startsWith('/dev/') && !c.infos[args.indexOf(o)]?.dynamic) {
+          if (name !== 'wipefs' && name !== 'blkdiscard') for (const e of pe(c, o, 'format')) E.writes.push(e);
+          continue;
+        }
         an.flags.add('mkfs');
         for (const e of pe(c, o, name)) E.writes.push(e);
       }
