@@ -126,6 +126,8 @@ export interface ProbePlan {
   substitutions: Substitution[];
   /** Files about to be formatted: read for any byte that is not zero (a file system or data already there). */
   blanks: string[];
+  /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
+  texts: string[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -326,6 +328,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const finds: FindProbe[] = [];
   const substitutions: Substitution[] = [];
   const blanks = new Set<string>();
+  const texts = new Set<string>();
+  for (const w of e.writes) if (['dos2unix', 'unix2dos', 'sed -i'].includes(w.by) && !w.dynamic && !w.recursive && !w.path.includes('\0') && w.path.length <= MAX_PATH_LENGTH) texts.add(w.path);
   for (const w of e.writes) if (w.by === 'format' && !w.dynamic && !GLOB.test(w.path) && !w.path.includes('\0') && w.path.length <= MAX_PATH_LENGTH) blanks.add(w.path);
   for (const x of e.execution) {
     // `bash FILE`, `sh FILE`: the detail is the script's absolute path
@@ -432,6 +436,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     noted: [...noted].slice(0, MAX_NOTED),
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
+    texts: [...texts].slice(0, MAX_NOTED),
     substitutions,
     skipped,
   };
@@ -525,6 +530,14 @@ sw() {
   done
   r "$s" done 1
 }
+bn() {
+  for f in $2; do
+    if [ -f "$f" ] && [ ! -L "$f" ] && ! head -c ${BLANK_BYTES} -- "$f" 2>/dev/null | tr -d '\000' | cmp -s - "$f" 2>/dev/null; then
+      [ "$(head -c ${BLANK_BYTES} -- "$f" 2>/dev/null | wc -c)" -lt ${BLANK_BYTES} ] && { r "$1" binary "$f"; break; }
+    fi
+  done
+  r "$1" done 1
+}
 nz() {
   if [ -f "$2" ] && [ ! -L "$2" ]; then r "$1" bytes "$(head -c ${BLANK_BYTES} -- "$2" 2>/dev/null | tr -d '\000' | head -c 1 | wc -c)"; fi
   r "$1" done 1
@@ -592,6 +605,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)} ${shQuote(KEEP_NOTE)}`, `iu u${i} ${shQuote(p)}`));
     if (plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
+    plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
@@ -813,6 +827,11 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const target = `s/${x.re}/`;
     if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'substitution', target, ok: false, error: 'the files could not be searched' });
     else out.push({ probe: 'substitution', target, ok: true, value: { file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' } });
+  });
+  plan.texts.forEach((p, i) => {
+    const rec = first.get(`b${i}`);
+    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'binary', target: p, ok: false, error: 'the files could not be read' });
+    else out.push({ probe: 'binary', target: p, ok: true, value: rec.get('binary')?.[0] ?? '' });
   });
   plan.blanks.forEach((p, i) => {
     const rec = first.get(`z${i}`);

@@ -38,6 +38,8 @@ export interface ProbesEnv {
   inUse: { target: string; config: string; line: string; link: string }[];
   /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
   glued: { re: string; file: string; line: string }[];
+  /** Binary files (a NUL byte) among what a line-ending converter or sed -i would rewrite as text. */
+  binaries: string[];
   /** Files about to be formatted that already hold bytes other than zero (a file system, data). */
   holdsBytes: string[];
   /** What each glob expands to. */
@@ -54,7 +56,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], binaries: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -80,7 +82,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
-    } else if (r.probe === 'holds-bytes' && v === true) env.holdsBytes.push(r.target);
+    } else if (r.probe === 'binary' && typeof v === 'string' && v !== '') env.binaries.push(v);
+    else if (r.probe === 'holds-bytes' && v === true) env.holdsBytes.push(r.target);
     else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);
     else if (r.probe === 'glob-folders' && Array.isArray(v)) env.globFolders[r.target] = v.map(String);
