@@ -547,7 +547,7 @@ iu() {
   c=$(grep -rlsF -- "$2" /etc 2>/dev/null | head -n 1)
   if [ -n "$c" ]; then r "$1" config "$c"; r "$1" line "$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300)"; fi
   p=${'$'}{2%/*}; [ -z "$p" ] && p=/
-  l=$(find "$p" -xdev -maxdepth 3 -type l 2>/dev/null | head -n 500 | while IFS= read -r x; do
+  l=$(find "$p" -xdev -maxdepth 3 \( -path /usr -o -path /bin -o -path /sbin -o -path /lib -o -path /lib64 \) -prune -o -type l -print 2>/dev/null | head -n 500 | while IFS= read -r x; do
     case "$x" in "$2"|"$2"/*) continue ;; esac
     y=$(readlink -f -- "$x" 2>/dev/null)
     case "$y" in "$2"|"$2"/*) printf '%s' "$x"; break ;; esac
