@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { EvalCase } from '../../shared/types.js';
+import type { Check, EvalCase } from '../../shared/types.js';
 import { Engine, embeddingText, type EngineDeps } from './engine.js';
 import type { Clock, Embedder, Judge, Llm, Log, Prober, Projector } from './ports.js';
 import { OpenAiLlm, MemoryLlmCache } from './adapters/llm/openai-llm.js';
@@ -160,6 +160,25 @@ export function configuredLlm(cfg: WardenConfig, log: Log, persistentCache = tru
   });
 }
 
+/**
+ * Brings a store made by an earlier version up to the shipped built-in checks: a built-in check
+ * it lacks is added, one whose definition changed is replaced, and the administrator's choice to
+ * enable or disable a built-in check is kept. Built-in checks are never edited in place (a revision
+ * becomes a check of its own), so replacing them loses nothing.
+ */
+export function syncBuiltinChecks(engine: Engine): Check[] {
+  const have = new Map(engine.listChecks().map((c) => [c.id, c]));
+  const key = (c: Check) => JSON.stringify([c.title, c.description, c.when, c.severity, c.category, c.kinds, c.probes ?? [], c.scope ?? 'global']);
+  const changed: Check[] = [];
+  for (const c of loadBuiltinChecks()) {
+    const old = have.get(c.id);
+    if (!old) changed.push(c);
+    else if (old.origin === 'builtin' && key(old) !== key(c)) changed.push({ ...c, enabled: old.enabled });
+  }
+  if (changed.length > 0) engine.saveChecks(changed);
+  return changed;
+}
+
 /** Opens the engine with the defaults that work on a fresh machine. */
 export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
   const cfg = loadConfig(opts.dataDir, opts.config);
@@ -189,7 +208,9 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
     }
     if (opts.judge) deps.judge = opts.judge;
     deps.tools = opts.tools ?? [...PURE_TOOLS, lazyPageInspector()];
-    return await Engine.create(deps, (e) => seedDefaults(e, cfg.tree));
+    const engine = await Engine.create(deps, (e) => seedDefaults(e, cfg.tree));
+    syncBuiltinChecks(engine);
+    return engine;
   } catch (e) {
     store.close();
     throw e;

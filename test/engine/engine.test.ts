@@ -3,7 +3,9 @@ import { useSharedEmbedder, quietLog } from '../helpers/shared-embedder.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine } from '../../electron/engine/create-engine.js';
+import { openEngine, syncBuiltinChecks } from '../../electron/engine/create-engine.js';
+import { loadBuiltinChecks } from '../../electron/engine/checks-file.js';
+import { SqliteStore } from '../../electron/engine/adapters/sqlite/sqlite-store.js';
 import type { Judge } from '../../electron/engine/ports.js';
 import type { Engine } from '../../electron/engine/engine.js';
 
@@ -92,6 +94,28 @@ describe('the guard end to end', () => {
     const bad = e.importRules('version: 1\nchecks:\n  - id: x\n    title: t\n    when: "facts.("\n');
     expect(bad.ok).toBe(false);
     expect(e.listChecks().length).toBe(n);
+    await e.close();
+  });
+
+  it('brings a store from an earlier version up to the shipped built-in checks, keeping what the administrator switched off', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'warden-builtins-')), 'w.db');
+    let e = await open(db);
+    expect(syncBuiltinChecks(e)).toEqual([]);
+    const shipped = loadBuiltinChecks();
+    const [a, b] = [shipped[0]!, shipped[1]!];
+    // an earlier version: one built-in check missing, one with an older expression and switched off
+    e.saveChecks([{ ...b, when: 'false', enabled: false }]);
+    await e.close();
+    const store = SqliteStore.open(db);
+    store.deleteCheck(a.id);
+    expect(store.listChecks().some((c) => c.id === a.id)).toBe(false);
+    store.close();
+
+    e = await open(db);
+    const byId = new Map(e.listChecks().map((c) => [c.id, c]));
+    expect(byId.get(a.id)).toMatchObject({ when: a.when, enabled: a.enabled });
+    expect(byId.get(b.id)).toMatchObject({ when: b.when, enabled: false });
+    expect(e.listChecks().length).toBe(shipped.length);
     await e.close();
   });
 });

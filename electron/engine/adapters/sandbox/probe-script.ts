@@ -126,6 +126,8 @@ export interface ProbePlan {
   substitutions: Substitution[];
   /** Files about to be formatted: read for any byte that is not zero (a file system or data already there). */
   blanks: string[];
+  /** Pid files whose process a kill signals (kill $(cat /run/app.pid)): their text is read. */
+  pidfiles: string[];
   /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
   texts: string[];
   /** Paths and globs that cannot be probed, with the reason. */
@@ -437,6 +439,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
+    pidfiles: [...new Set(e.signals.filter((x) => x.target.startsWith('pidfile:/')).map((x) => x.target.slice(8)))].slice(0, MAX_NOTED),
     substitutions,
     skipped,
   };
@@ -538,6 +541,10 @@ bn() {
   done
   r "$1" done 1
 }
+pf() {
+  if [ -f "$2" ] && [ -r "$2" ]; then r "$1" pid "$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')"; fi
+  r "$1" done 1
+}
 nz() {
   if [ -f "$2" ] && [ ! -L "$2" ]; then r "$1" bytes "$(head -c ${BLANK_BYTES} -- "$2" 2>/dev/null | tr -d '\000' | head -c 1 | wc -c)"; fi
   r "$1" done 1
@@ -606,6 +613,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     if (plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
+    plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
@@ -827,6 +835,11 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const target = `s/${x.re}/`;
     if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'substitution', target, ok: false, error: 'the files could not be searched' });
     else out.push({ probe: 'substitution', target, ok: true, value: { file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' } });
+  });
+  plan.pidfiles.forEach((p, i) => {
+    const rec = first.get(`q${i}`);
+    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'pidfile', target: p, ok: false, error: 'the pid file could not be read' });
+    else out.push({ probe: 'pidfile', target: p, ok: true, value: rec.get('pid')?.[0] ?? '' });
   });
   plan.texts.forEach((p, i) => {
     const rec = first.get(`b${i}`);

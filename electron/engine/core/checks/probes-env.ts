@@ -38,6 +38,8 @@ export interface ProbesEnv {
   inUse: { target: string; config: string; line: string; link: string }[];
   /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
   glued: { re: string; file: string; line: string }[];
+  /** What each pid file a kill reads holds (its text, blanks removed; absent when it could not be read). */
+  pidfiles: Record<string, string>;
   /** Binary files (a NUL byte) among what a line-ending converter or sed -i would rewrite as text. */
   binaries: string[];
   /** Files about to be formatted that already hold bytes other than zero (a file system, data). */
@@ -56,7 +58,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], binaries: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], binaries: [], pidfiles: {}, globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -82,7 +84,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
-    } else if (r.probe === 'binary' && typeof v === 'string' && v !== '') env.binaries.push(v);
+    } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
+    else if (r.probe === 'binary' && typeof v === 'string' && v !== '') env.binaries.push(v);
     else if (r.probe === 'holds-bytes' && v === true) env.holdsBytes.push(r.target);
     else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);

@@ -72,7 +72,7 @@ const EVERY_PROCESS = new Set(['-1', '0', '1', 'all of a user']);
 
 /** A name or process id the request itself spells out (a whole word, any case). */
 function requestNames(request: string, target: string): boolean {
-  const t = target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const t = target.replace(/^pidfile:/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^\\w.-])${t}($|[^\\w-])`, 'i').test(request);
 }
 
@@ -125,6 +125,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if ([e.network, e.privilege, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // signals: only to processes the request names, and asks to stop
   for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !requestNames(request, s.target)) return undefined;
+  // a pid file's process only once the environment has shown the file naming one ordinary process
+  const pids = probesEnv(probes).pidfiles;
+  for (const s of e.signals) if (s.target.startsWith('pidfile:') && !/^([2-9]|[1-9]\d+)$/.test(pids[s.target.slice(8)] ?? '')) return undefined;
   const rmArgs = facts.commands.filter((c) => c.name === 'rm' || c.name === 'unlink').flatMap((c) => c.argv.slice(1));
   if (e.reads.some((r) => r.dynamic || (r.sensitive && !r.inScope))) return undefined;
   const env = probesEnv(probes);

@@ -385,6 +385,14 @@ function walkCall(an: Analysis, call: CallExpr, scope: Scope, stdin: Feed | unde
   const infos = call.Args.map((w) => wordInfo(w, scope, an.home));
   const substOut: Feed[][] = infos.map((info) => info.substs.map((s) => walkSubst(an, s.stmts, scope)));
   infos.forEach((info, i) => resolveSubsts(info, substOut[i]!));
+  // kill $(cat /run/app.pid): the process whose id a named pid file holds (the probes read it)
+  infos.forEach((info, i) => {
+    const file = substOut[i]?.[0]?.file;
+    if (i > 0 && infos.slice(0, i).some((x) => x.value === 'kill') && info.dynamic && info.value === '$(...)' && info.substs.length === 1 && file && /\.pid$/.test(file)) {
+      info.value = `pidfile:${file}`;
+      info.dynamic = false;
+    }
+  });
   const argv = infos.map((i) => i.value);
   const { name, args, wrappers, start, xargsReplace, shellString } = unwrap(argv);
   const simple: SimpleCommand = { name, argv: [name, ...args].map((a) => a.slice(0, 4096)), redirects: [], dynamic: infos.some((i) => i.dynamic), wrappers };
