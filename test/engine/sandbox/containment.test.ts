@@ -41,7 +41,10 @@ describe('sandbox containment', () => {
       // its first shell returned
       if (t.timedOut) expect(t.error).toMatch(/time-out/);
       else expect(t.lingering).toBeGreaterThan(0);
-      expect(t.lingering ?? 0).toBeLessThanOrEqual(128);
+      // the census globs /proc while the bomb's processes exit and others take their slots, so a
+      // snapshot can count a slot twice (139 and 144 were seen with a limit of 128); without the
+      // limit the count runs into the thousands within the second the bomb gets
+      expect(t.lingering ?? 0).toBeLessThanOrEqual(2 * 128);
       hostUntouched();
       const id = bombed.id;
       await bombed.close();
@@ -58,7 +61,8 @@ describe('sandbox containment', () => {
       const t = await runInEpisode(ep, 'b() { b | b; }; b', 'user', { timeoutMs: 5000 });
       expect(t.stderr).toMatch(/can't fork: Resource temporarily unavailable/);
       expect(t.timedOut || (t.lingering ?? 0) > 0).toBe(true);
-      expect(t.lingering ?? 0).toBeLessThanOrEqual(128);
+      // the census can count a slot twice, as above
+      expect(t.lingering ?? 0).toBeLessThanOrEqual(2 * 128);
       hostUntouched();
     } finally {
       await ep.close();
