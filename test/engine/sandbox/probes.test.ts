@@ -196,7 +196,7 @@ describe('sandbox probes', () => {
       re: '10\\.0\\.0\\.1',
       extended: false,
       glued: ['[[:alnum:]_]\\(10\\.0\\.0\\.1\\)', '\\(10\\.0\\.0\\.1\\)[[:alnum:]_]'],
-      fileArgs: ['/etc/a.conf'],
+      files: ['/etc/a.conf'],
     });
     // an expression that ends in a non-word character can only be glued at its start
     expect(sedSubstitution(['sed', '-E', '-i', '-e', 's|port=|listen=|', 'a.conf'])?.glued).toEqual(['[[:alnum:]_](port=)']);

@@ -12,7 +12,7 @@
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { isSensitivePath, normalizePath } from '../../core/facts/paths.js';
-import { tarArgs } from '../../core/facts/shell-commands.js';
+import { pidfileOf, tarArgs } from '../../core/facts/shell-commands.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
 export const MAX_PATHS = 64;
@@ -149,7 +149,7 @@ export interface Substitution {
   extended: boolean;
   /** grep patterns for a match glued to a word character before or after it. */
   glued: string[];
-  /** Files (absolute, patterns kept). */
+  /** Files as written, patterns kept (the plan makes them absolute). */
   files: string[];
 }
 
@@ -158,7 +158,7 @@ export interface Substitution {
  * on the sides where RE itself begins or ends with a word character, and only for an
  * expression without anchors or word boundaries of its own.
  */
-export function sedSubstitution(argv: string[]): Omit<Substitution, 'files'> & { fileArgs: string[] } | undefined {
+export function sedSubstitution(argv: string[]): Substitution | undefined {
   const args = argv.slice(1);
   if (!args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return undefined;
   const extended = args.some((a) => /^-[a-zA-Z]*[Er]/.test(a) || a === '--regexp-extended');
@@ -197,7 +197,7 @@ export function sedSubstitution(argv: string[]): Omit<Substitution, 'files'> & {
   if (word.test(first)) glued.push(`[[:alnum:]_]${inner}`);
   if (word.test(last) && !lastEscaped) glued.push(`${inner}[[:alnum:]_]`);
   if (glued.length === 0) return undefined;
-  return { re, extended, glued, fileArgs: files };
+  return { re, extended, glued, files };
 }
 
 /** A tree about to land in a folder. */
@@ -331,8 +331,6 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const substitutions: Substitution[] = [];
   const blanks = new Set<string>();
   const texts = new Set<string>();
-  for (const w of e.writes) if (['dos2unix', 'unix2dos', 'sed -i'].includes(w.by) && !w.dynamic && !w.recursive && !w.path.includes('\0') && w.path.length <= MAX_PATH_LENGTH) texts.add(w.path);
-  for (const w of e.writes) if (w.by === 'format' && !w.dynamic && !GLOB.test(w.path) && !w.path.includes('\0') && w.path.length <= MAX_PATH_LENGTH) blanks.add(w.path);
   for (const x of e.execution) {
     // `bash FILE`, `sh FILE`: the detail is the script's absolute path
     if (x.kind === 'run-script' && x.detail.startsWith('/') && !/\s/.test(x.detail) && /\.(sh|bash)$|^[^.]*$/.test(x.detail.split('/').pop() ?? '')) scripts.add(x.detail);
@@ -340,11 +338,14 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const list of [e.deletes, e.writes, e.modeChanges, e.ownerChanges, e.reads]) {
     for (const eff of list) addPath(eff.path, eff.dynamic);
   }
-  // dd's of= and tee (not appending) replace a file's content as `>` does
   for (const w of e.writes) {
-    if ((w.by === 'dd of=' || w.by === 'tee') && !w.dynamic && !GLOB.test(w.path) && !w.path.startsWith('/dev/') && !w.path.startsWith('/proc/') && addPath(w.path)) {
+    if (w.dynamic || w.path.includes('\0') || w.path.length > MAX_PATH_LENGTH) continue;
+    // dd's of= and tee (not appending) replace a file's content as `>` does
+    if ((w.by === 'dd of=' || w.by === 'tee') && !GLOB.test(w.path) && !w.path.startsWith('/dev/') && !w.path.startsWith('/proc/') && addPath(w.path)) {
       destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'dest' });
     }
+    if ((w.by === 'dos2unix' || w.by === 'unix2dos' || w.by === 'sed -i') && !w.recursive) texts.add(w.path);
+    if (w.by === 'format' && !GLOB.test(w.path)) blanks.add(w.path);
   }
   const abs = (p: string) => normalizePath(p, cwd, home);
   for (const cmd of facts.commands) {
@@ -409,7 +410,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     }
     if (cmd.name === 'sed' && substitutions.length < MAX_FINDS) {
       const sub = sedSubstitution(cmd.argv);
-      if (sub) substitutions.push({ re: sub.re, extended: sub.extended, glued: sub.glued, files: sub.fileArgs.map(abs) });
+      if (sub) substitutions.push({ ...sub, files: sub.files.map(abs) });
     }
     // unzip -o replaces files of the same name without asking
     if (cmd.name === 'unzip' && cmd.argv.slice(1).some((a) => /^-[a-zA-Z]*o/.test(a))) {
@@ -439,7 +440,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
-    pidfiles: [...new Set(e.signals.filter((x) => x.target.startsWith('pidfile:/')).map((x) => x.target.slice(8)))].slice(0, MAX_NOTED),
+    pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
     substitutions,
     skipped,
   };
@@ -535,8 +536,8 @@ sw() {
 }
 bn() {
   for f in $2; do
-    if [ -f "$f" ] && [ ! -L "$f" ] && ! head -c ${BLANK_BYTES} -- "$f" 2>/dev/null | tr -d '\000' | cmp -s - "$f" 2>/dev/null; then
-      [ "$(head -c ${BLANK_BYTES} -- "$f" 2>/dev/null | wc -c)" -lt ${BLANK_BYTES} ] && { r "$1" binary "$f"; break; }
+    if [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo ${BLANK_BYTES})" -lt ${BLANK_BYTES} ] && ! tr -d '\000' < "$f" 2>/dev/null | cmp -s - "$f" 2>/dev/null; then
+      r "$1" binary "$f"; break
     fi
   done
   r "$1" done 1
@@ -562,21 +563,22 @@ iu() {
   [ -n "$l" ] && r "$1" linkin "$l"
   r "$1" done 1
 }
+kw() {
+  grep -qiE "$KEEP" -- "$2" 2>/dev/null || return 1
+  r "$1" note "$2"; r "$1" says "$(grep -m 1 -iE "$KEEP" -- "$2" 2>/dev/null | head -c 300)"
+}
 kn() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
-  f=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f -size -${NOTE_BYTES / 1024}k 2>/dev/null | head -n ${NOTE_FILES} | while IFS= read -r x; do
-    if grep -qiE "$3" -- "$x" 2>/dev/null; then printf '%s' "$x"; break; fi
-  done)
-  if [ -n "$f" ]; then r "$1" note "$f"; r "$1" says "$(grep -m 1 -iE "$3" -- "$f" 2>/dev/null | head -c 300)"; fi
+  find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f -size -${NOTE_BYTES / 1024}k 2>/dev/null | head -n ${NOTE_FILES} | while IFS= read -r x; do
+    kw "$1" "$x" && break
+  done
   r "$1" done 1
 }
 ff() {
   s=$1; d=$2; shift 2
   ( cd "$d" 2>/dev/null || cd / ; find "$@" -print 2>/dev/null ) | head -n ${FIND_MATCHES} | while IFS= read -r f; do
     r "$s" match "$f"
-    if [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && grep -qiE "$KEEP" -- "$f" 2>/dev/null; then
-      r "$s" note "$f"; r "$s" says "$(grep -m 1 -iE "$KEEP" -- "$f" 2>/dev/null | head -c 300)"
-    fi
+    [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && kw "$s" "$f"
   done
   r "$s" done 1
 }
@@ -609,8 +611,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
-    plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)} ${shQuote(KEEP_NOTE)}`, `iu u${i} ${shQuote(p)}`));
-    if (plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    if (plan.noted.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)}`));
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
@@ -800,67 +802,38 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     if (text === undefined) out.push({ probe: 'script', target: p, ok: false, error: 'the script could not be read' });
     else out.push({ probe: 'script', target: p, ok: true, value: { text, complete: Number(rec?.get('size')?.[0] ?? Infinity) <= SCRIPT_BYTES } });
   });
-  plan.trees.forEach((p, i) => {
-    const rec = first.get(`t${i}`);
-    if (rec?.get('done')?.[0] !== '1') {
-      out.push({ probe: 'tree', target: p, ok: false, error: 'the folder could not be looked through' });
-      return;
-    }
-    const closed = rec.get('private') ?? [];
-    // a secret by its name (a key, a .env, credentials) among the files closed to others
-    const secret = closed.find((f) => isSensitivePath(f, '/root')) ?? '';
-    out.push({ probe: 'tree', target: p, ok: true, value: { foreign: rec.get('foreign')?.[0] ?? '', foreignOwner: rec.get('foreignowner')?.[0] ?? '', private: closed[0] ?? '', secret } });
-  });
-  plan.overlays.forEach((o, i) => {
-    const rec = first.get(`o${i}`);
-    if (rec?.get('done')?.[0] !== '1') {
-      out.push({ probe: 'overlay', target: o.dest, ok: false, error: 'the folder could not be compared with what lands in it' });
-      return;
-    }
-    out.push({ probe: 'overlay', target: o.dest, ok: true, value: { source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '' } });
-  });
+  // one result per subject: its value once the script says it finished with it, else why not
+  const answer = (probe: string, target: string, key: string, error: string, value: (rec: Map<string, string[]>) => unknown): void => {
+    const rec = first.get(key);
+    out.push(rec?.get('done')?.[0] === '1' ? { probe, target, ok: true, value: value(rec) } : { probe, target, ok: false, error });
+  };
+  plan.trees.forEach((p, i) =>
+    answer('tree', p, `t${i}`, 'the folder could not be looked through', (rec) => {
+      const closed = rec.get('private') ?? [];
+      // a secret by its name (a key, a .env, credentials) among the files closed to others
+      const secret = closed.find((f) => isSensitivePath(f, '/root')) ?? '';
+      return { foreign: rec.get('foreign')?.[0] ?? '', foreignOwner: rec.get('foreignowner')?.[0] ?? '', private: closed[0] ?? '', secret };
+    }),
+  );
+  plan.overlays.forEach((o, i) =>
+    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '' })),
+  );
   plan.noted.forEach((p, i) => {
-    const rec = first.get(`n${i}`);
-    if (rec?.get('done')?.[0] !== '1') {
-      out.push({ probe: 'keep-note', target: p, ok: false, error: 'what is about to be deleted could not be read' });
-      return;
-    }
-    out.push({ probe: 'keep-note', target: p, ok: true, value: { file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' } });
-    const use = first.get(`u${i}`);
-    if (use?.get('done')?.[0] !== '1') out.push({ probe: 'in-use', target: p, ok: false, error: 'could not look for what still uses it' });
-    else out.push({ probe: 'in-use', target: p, ok: true, value: { config: use.get('config')?.[0] ?? '', line: use.get('line')?.[0] ?? '', link: use.get('linkin')?.[0] ?? '' } });
+    answer('keep-note', p, `n${i}`, 'what is about to be deleted could not be read', (rec) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' }));
+    answer('in-use', p, `u${i}`, 'could not look for what still uses it', (rec) => ({ config: rec.get('config')?.[0] ?? '', line: rec.get('line')?.[0] ?? '', link: rec.get('linkin')?.[0] ?? '' }));
   });
-  plan.substitutions.forEach((x, i) => {
-    const rec = first.get(`w${i}`);
-    const target = `s/${x.re}/`;
-    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'substitution', target, ok: false, error: 'the files could not be searched' });
-    else out.push({ probe: 'substitution', target, ok: true, value: { file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' } });
-  });
-  plan.pidfiles.forEach((p, i) => {
-    const rec = first.get(`q${i}`);
-    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'pidfile', target: p, ok: false, error: 'the pid file could not be read' });
-    else out.push({ probe: 'pidfile', target: p, ok: true, value: rec.get('pid')?.[0] ?? '' });
-  });
-  plan.texts.forEach((p, i) => {
-    const rec = first.get(`b${i}`);
-    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'binary', target: p, ok: false, error: 'the files could not be read' });
-    else out.push({ probe: 'binary', target: p, ok: true, value: rec.get('binary')?.[0] ?? '' });
-  });
-  plan.blanks.forEach((p, i) => {
-    const rec = first.get(`z${i}`);
-    if (rec?.get('done')?.[0] !== '1') out.push({ probe: 'holds-bytes', target: p, ok: false, error: 'the file could not be read' });
-    else out.push({ probe: 'holds-bytes', target: p, ok: true, value: rec.get('bytes')?.[0] === '1' });
-  });
+  plan.substitutions.forEach((x, i) =>
+    answer('substitution', `s/${x.re}/`, `w${i}`, 'the files could not be searched', (rec) => ({ file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' })),
+  );
+  plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
+  plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));
+  plan.blanks.forEach((p, i) => answer('holds-bytes', p, `z${i}`, 'the file could not be read', (rec) => rec.get('bytes')?.[0] === '1'));
   plan.finds.forEach((f, i) => {
-    const rec = first.get(`f${i}`);
-    if (rec?.get('done')?.[0] !== '1') {
-      out.push({ probe: 'find', target: f.target, ok: false, error: 'the find could not be run with its tests only' });
-      return;
-    }
     const abs = (p: string) => normalizePath(p, f.cwd, '/');
-    out.push({ probe: 'find', target: f.target, ok: true, value: (rec.get('match') ?? []).map(abs) });
-    const note = rec.get('note')?.[0];
-    if (note) out.push({ probe: 'keep-note', target: f.target, ok: true, value: { file: abs(note), says: rec.get('says')?.[0] ?? '' } });
+    answer('find', f.target, `f${i}`, 'the find could not be run with its tests only', (rec) => (rec.get('match') ?? []).map(abs));
+    const rec = first.get(`f${i}`);
+    const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
+    if (note) out.push({ probe: 'keep-note', target: f.target, ok: true, value: { file: abs(note), says: rec?.get('says')?.[0] ?? '' } });
   });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   const who = first.get('-');

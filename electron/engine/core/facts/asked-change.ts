@@ -15,7 +15,7 @@ import type { Facts, PathEffect, ProbeResult } from '../../../../shared/types.js
 import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid } from './modes.js';
-import { COMPRESSORS } from './shell-commands.js';
+import { COMPRESSORS, pidfileOf } from './shell-commands.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -72,7 +72,7 @@ const EVERY_PROCESS = new Set(['-1', '0', '1', 'all of a user']);
 
 /** A name or process id the request itself spells out (a whole word, any case). */
 function requestNames(request: string, target: string): boolean {
-  const t = target.replace(/^pidfile:/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const t = (pidfileOf(target) ?? target).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^\\w.-])${t}($|[^\\w-])`, 'i').test(request);
 }
 
@@ -125,12 +125,14 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if ([e.network, e.privilege, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // signals: only to processes the request names, and asks to stop
   for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !requestNames(request, s.target)) return undefined;
+  const env = probesEnv(probes);
   // a pid file's process only once the environment has shown the file naming one ordinary process
-  const pids = probesEnv(probes).pidfiles;
-  for (const s of e.signals) if (s.target.startsWith('pidfile:') && !/^([2-9]|[1-9]\d+)$/.test(pids[s.target.slice(8)] ?? '')) return undefined;
+  for (const s of e.signals) {
+    const file = pidfileOf(s.target);
+    if (file !== undefined && !/^([2-9]|[1-9]\d+)$/.test(env.pidfiles[file] ?? '')) return undefined;
+  }
   const rmArgs = facts.commands.filter((c) => c.name === 'rm' || c.name === 'unlink').flatMap((c) => c.argv.slice(1));
   if (e.reads.some((r) => r.dynamic || (r.sensitive && !r.inScope))) return undefined;
-  const env = probesEnv(probes);
   // a path's change needs the environment to have shown the path; stopping a named process does not
   if (!env.available && ASKS.some((a) => e[a.effect].length > 0)) return undefined;
   const named: string[] = [];

@@ -719,6 +719,14 @@ function findCommand(c: Call): void {
   }
 }
 
+/** How a signal target reads when it is the process a pid file holds (`kill $(cat /run/app.pid)`). */
+export const PIDFILE = 'pidfile:';
+
+/** The pid file a signal target names, if it is one. */
+export function pidfileOf(target: string): string | undefined {
+  return target.startsWith(PIDFILE) ? target.slice(PIDFILE.length) : undefined;
+}
+
 function quote(s: string): string {
   return /^[\w@%+=:,./~*-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

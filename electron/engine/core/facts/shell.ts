@@ -9,7 +9,7 @@ import type { Effects, PathEffect, SimpleCommand } from '../../../../shared/type
 import { opName, parseScript, type Assign, type CallExpr, type Command, type Redirect, type Stmt } from './shell-ast.js';
 import { expandBraces, wordInfo, type Scope, type WordInfo } from './shell-words.js';
 import { isDevicePath, isLogPath, pathEffect, persistencePlace, type EffectExtra, type RequestScope } from './paths.js';
-import { persistedText, runCommand, SHELLS, INTERPRETERS, unwrap, type Call } from './shell-commands.js';
+import { persistedText, PIDFILE, runCommand, SHELLS, INTERPRETERS, unwrap, type Call } from './shell-commands.js';
 
 /** Limits that keep hostile input from hanging the guard. */
 export const SHELL_LIMITS = {
@@ -389,7 +389,7 @@ function walkCall(an: Analysis, call: CallExpr, scope: Scope, stdin: Feed | unde
   infos.forEach((info, i) => {
     const file = substOut[i]?.[0]?.file;
     if (i > 0 && infos.slice(0, i).some((x) => x.value === 'kill') && info.dynamic && info.value === '$(...)' && info.substs.length === 1 && file && /\.pid$/.test(file)) {
-      info.value = `pidfile:${file}`;
+      info.value = `${PIDFILE}${file}`;
       info.dynamic = false;
     }
   });

@@ -144,10 +144,17 @@ export function actionText(request: string, action: Action): string {
  */
 export function brokenRules(rules: unknown, text: string, profile: unknown, site = ''): BrokenRule[] {
   const set = parseProfileRules(rules);
-  let covering = set.list.filter((r) => ruleCovers(r, text));
-  if (covering.length === 0 && site !== '') covering = set.list.filter((r) => matchesAny(r.site, site) && !matchesAny(r.unless, text));
-  // under `first` the first covering rule alone decides the task
-  if (set.match === 'first') covering = covering.slice(0, 1);
+  const byWords = (r: ProfileRule) => ruleCovers(r, text);
+  const bySite = (r: ProfileRule) => site !== '' && matchesAny(r.site, site) && !matchesAny(r.unless, text);
+  let covering: ProfileRule[];
+  if (set.match === 'first') {
+    // the first covering rule alone decides the task
+    const r = set.list.find(byWords) ?? set.list.find(bySite);
+    covering = r ? [r] : [];
+  } else {
+    covering = set.list.filter(byWords);
+    if (covering.length === 0) covering = set.list.filter(bySite);
+  }
   const env = { profile: profile && typeof profile === 'object' ? profile : {} };
   const out: BrokenRule[] = [];
   for (const r of covering) {
