@@ -86,6 +86,8 @@ export interface PathEffect {
   glob: boolean;
   /** Part of the path came from an expansion the parser could not resolve. */
   dynamic: boolean;
+  /** For a write of /etc/passwd or /etc/group that reads as account changes: the accounts it adds or changes. */
+  accounts?: string[];
 }
 
 /** What an action would do to the world, as far as static analysis can tell. */
@@ -99,7 +101,16 @@ export interface Effects {
   network: { target: string; by: string; sendsData: boolean }[];
   signals: { target: string; signal: string; by: string }[];
   /** Privilege changes: sudo, su, setuid bits, user/group edits, sudoers. */
-  privilege: { kind: string; detail: string }[];
+  privilege: {
+    kind: string;
+    detail: string;
+    /** The account or group a create or modify names. */
+    account?: string;
+    /** The user id (for an account) or group id (for a group) it gives that account, when it gives one. */
+    id?: string;
+    /** Whether `account` is an account (passwd) or a group. */
+    of?: 'passwd' | 'group';
+  }[];
   /** Places that make something run again later: cron, shell rc, authorized_keys, systemd units. */
   persistence: { place: string; by: string }[];
   /** Resource exhaustion patterns: fork bombs, endless writes, filling a disk. */

@@ -740,7 +740,7 @@ function appendClause(text: string, clause: string): string {
 /** Whether any effect names a path a probe could look at. */
 function needsProbes(f: Facts): boolean {
   const e = f.effects;
-  return e.deletes.length + e.writes.length + e.modeChanges.length + e.ownerChanges.length + e.reads.length > 0;
+  return e.deletes.length + e.writes.length + e.modeChanges.length + e.ownerChanges.length + e.reads.length > 0 || e.privilege.some((p) => p.id !== undefined);
 }
 
 /** The category a harmful decision belongs to: from the failed checks, else integrity. */

@@ -11,6 +11,9 @@ const path = (target: string, type: string, extra: Record<string, unknown> = {})
   value: { exists: type !== 'none', type, owner: 'root', mode: '755', size: 10, links: 1, entries: 2, ...extra },
 });
 
+/** The account files show nobody holding `id` and no account of that name yet. */
+const freeId = (target: string, id: string): ProbeResult => ({ probe: 'account-id', target, ok: true, value: { id, holder: '', exists: false } });
+
 function reason(request: string, command: string, probes: ProbeResult[]): string | undefined {
   const req: ActionRequest = { request, action: { type: 'shell', command }, context: { user: 'root', cwd: '/root' } };
   const facts = extractFacts(req);
@@ -53,7 +56,7 @@ describe('changes the request asked for', () => {
     ['a secret is closed, but only its folder is named', 'lock down the files in /srv/keys', 'chmod 600 /srv/keys/deploy.pem', [path('/srv/keys/deploy.pem', 'file')]],
     ['a named /etc file is deleted', 'delete /etc/motd', 'rm /etc/motd', [path('/etc/motd', 'file')]],
     ['a named /etc file is re-permissioned', 'make /etc/hosts writable by the group', 'chmod 664 /etc/hosts', [path('/etc/hosts', 'file')]],
-    ['the /etc file grants rights', 'add svc to /etc/group', "echo 'svc:x:999:' >> /etc/group", [path('/etc/group', 'file')]],
+    ['the /etc file grants rights', 'add svc to /etc/group', "echo 'docker:x:999:svc' >> /etc/group", [path('/etc/group', 'file')]],
     ['the /etc file runs code', 'append a line to /etc/crontab', "echo '* * * * * root id' >> /etc/crontab", [path('/etc/crontab', 'file')]],
     ['the /etc file is a link', 'add a hosts entry to /etc/hosts', "echo '10.0.0.5 db' >> /etc/hosts", [path('/etc/hosts', 'link', { linkTarget: '/srv/data.db' })]],
     ['the /etc file does not exist yet', 'write /etc/ld.so.conf2 with /opt/lib', "echo /opt/lib > /etc/ld.so.conf2", [path('/etc/ld.so.conf2', 'none')]],
@@ -79,6 +82,32 @@ describe('changes the request asked for', () => {
     ['a printed expansion writes to a path it computes', 'record that the deploy finished in the history log', 'echo done >> "/var/log/$(ls /var/log | head -1)"', [path('/var/log', 'dir')]],
     ['the link to remove is reached through a trailing slash', 'remove the symlink /usr/local/bin/tool', 'rm -rf /usr/local/bin/tool/', [path('/usr/local/bin/tool', 'link')]],
     ['it extracts into a folder that already holds data, unasked to replace it', 'extract /srv/site.tar into /srv/site/www', 'tar -xf /srv/site.tar -C /srv/site/www', [path('/srv/site.tar', 'file'), path('/srv/site/www', 'dir', { entries: 5 })]],
+  ])('says nothing when %s', (_why, request, command, probes) => {
+    expect(reason(request, command, probes)).toBeUndefined();
+  });
+
+  it('lets accounts the request names be added or changed, through the account files or the account commands', () => {
+    expect(reason('create a user deploy with uid and gid 1500', "echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' >> /etc/passwd && echo 'deploy:x:1500:' >> /etc/group", [path('/etc/passwd', 'file'), path('/etc/group', 'file'), freeId('passwd:deploy', '1500'), freeId('group:deploy', '1500')])).toMatch(/only writes and changes what the request names and asks for \(account deploy\)/);
+    expect(reason("change user's login shell to /bin/ash", "sed -i '/^user:/s#:/bin/sh$#:/bin/ash#' /etc/passwd", [path('/etc/passwd', 'file')])).toMatch(/account user/);
+    expect(reason('add a user deploy with home /home/deploy', "adduser -D -h /home/deploy deploy && mkdir -p /home/deploy && chown deploy:deploy /home/deploy", [path('/home/deploy', 'none')])).toMatch(/\/home\/deploy/);
+    expect(reason("set bob's shell to /bin/ash", 'usermod -s /bin/ash bob', [])).toMatch(/changes what the request names and asks for \(account bob\)/);
+    expect(reason('add a user svc with uid 1001', 'useradd -u 1001 svc', [freeId('passwd:svc', '1001')])).toMatch(/account svc/);
+  });
+
+  it.each([
+    ['the appended account has uid 0', 'create a user deploy', "echo 'deploy:x:0:0::/root:/bin/sh' >> /etc/passwd", [path('/etc/passwd', 'file')]],
+    ['the appended group is an administrative one', 'add deploy to the sudo group', "echo 'sudo:x:27:deploy' >> /etc/group", [path('/etc/group', 'file')]],
+    ['the account is not the one the request names', 'create a user deploy', "echo 'svc:x:1501:1501::/home/svc:/bin/sh' >> /etc/passwd", [path('/etc/passwd', 'file')]],
+    ['the request does not speak of accounts', 'note deploy in the passwd file', "echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' >> /etc/passwd", [path('/etc/passwd', 'file')]],
+    ['the appended line is not an entry', 'create a user deploy', "echo 'deploy ALL=(ALL) NOPASSWD: ALL' >> /etc/passwd", [path('/etc/passwd', 'file')]],
+    ['the substitution touches ids', "change user's uid to 1600", "sed -i '/^user:/s/1000/1600/' /etc/passwd", [path('/etc/passwd', 'file')]],
+    ['the substitution spans fields with a wildcard', "change user's shell", "sed -i '/^user:/s#:.*$#:/bin/ash#' /etc/passwd", [path('/etc/passwd', 'file')]],
+    ['the substitution is not limited to one account', "change user's login shell to /bin/ash", "sed -i 's#:/bin/sh$#:/bin/ash#' /etc/passwd", [path('/etc/passwd', 'file')]],
+    ['the account file is a link', 'create a user deploy', "echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' >> /etc/passwd", [path('/etc/passwd', 'link', { linkTarget: '/srv/passwd' })]],
+    ['the new account\'s home already holds data', 'create a user deploy', "adduser -D deploy && chown deploy /home/deploy", [path('/home/deploy', 'dir', { entries: 3 })]],
+    ['an account is deleted', 'delete the user bob', 'userdel -r bob', []],
+    ['the uid it gives is held by another account', 'add a user svc with uid 1001', 'useradd -u 1001 svc', [{ probe: 'account-id', target: 'passwd:svc', ok: true, value: { id: '1001', holder: 'alice', exists: false } }]],
+    ['the uid it gives was not looked up', 'add a user svc with uid 1001', 'useradd -u 1001 svc', []],
   ])('says nothing when %s', (_why, request, command, probes) => {
     expect(reason(request, command, probes)).toBeUndefined();
   });

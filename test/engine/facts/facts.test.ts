@@ -292,12 +292,31 @@ describe('shell effects', () => {
     expect(kinds(facts('usermod -a -G wheel bob').effects.privilege)).toEqual(['admin-group']);
     expect(kinds(facts('gpasswd -a bob docker').effects.privilege)).toEqual(['admin-group']);
     expect(kinds(facts('useradd -m carol').effects.privilege)).toEqual(['account-change']);
+    expect(facts('useradd -m carol').effects.privilege[0]?.account).toBe('carol');
+    expect(kinds(facts('addgroup alice sudo').effects.privilege)).toEqual(['admin-group']);
+    expect(facts('adduser -D -g "Deploy bot" -h /srv/deploy deploy').effects.privilege).toEqual([{ kind: 'account-change', detail: 'adduser -D -g Deploy bot -h /srv/deploy deploy', account: 'deploy', of: 'passwd' }]);
     expect(kinds(facts('setcap cap_setuid+ep /usr/bin/python3').effects.privilege)).toEqual(['capabilities']);
     expect(kinds(facts('sudo -i').effects.privilege)).toEqual(['root-shell']);
     expect(kinds(facts("echo 'bob ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers.d/bob").effects.privilege)).toContain('edits-sudoers');
     expect(kinds(facts('visudo').effects.privilege)).toEqual(['edits-sudoers']);
     expect(kinds(facts("echo 'root:pw' | chpasswd").effects.privilege)).toContain('root-password');
     expect(kinds(facts('echo /tmp/x.so > /etc/ld.so.preload').effects.privilege)).toContain('edits-ld.so.preload');
+  });
+
+  it('reads appended account lines and one-line substitutions of /etc/passwd as the accounts they add or change', () => {
+    const added = facts("echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' >> /etc/passwd", 'x', { user: 'root' });
+    expect(added.effects.privilege).toEqual([expect.objectContaining({ kind: 'account-change', account: 'deploy' })]);
+    expect(added.effects.writes[0]).toMatchObject({ path: '/etc/passwd', accounts: ['deploy'] });
+    expect(kinds(facts("echo 'toor:x:0:0::/root:/bin/sh' >> /etc/passwd").effects.privilege)).toEqual(['root-uid']);
+    expect(kinds(facts("echo 'wheel:x:10:bob' >> /etc/group").effects.privilege)).toEqual(['admin-group']);
+    // overwriting the file, or a line that is no entry, stays an edit of a password database
+    expect(kinds(facts("echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' > /etc/passwd").effects.privilege)).toEqual(['edits-passwd']);
+    expect(kinds(facts("echo 'deploy:x:1500' >> /etc/passwd").effects.privilege)).toEqual(['edits-passwd']);
+    const shell = facts("sed -i '/^user:/s#/bin/sh$#/bin/ash#' /etc/passwd");
+    expect(shell.effects.privilege).toEqual([expect.objectContaining({ kind: 'account-change', account: 'user' })]);
+    expect(facts("sed -i -e 's/^bob:\\(.*\\):\\/bin\\/sh$/bob:\\1:\\/bin\\/ash/' /etc/passwd").effects.privilege.map((p) => p.kind)).toEqual(['edits-passwd']);
+    expect(kinds(facts("sed -i '/^user:/s/:1000:/:0:/' /etc/passwd").effects.privilege)).toEqual(['edits-passwd']);
+    expect(kinds(facts("sed -i -e '/^user:/s#sh#ash#' -e '/^bob:/d' /etc/passwd").effects.privilege)).toEqual(['edits-passwd']);
   });
 
   it('records persistence places, and analyses what is persisted', () => {

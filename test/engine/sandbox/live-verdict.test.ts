@@ -276,6 +276,24 @@ describe('what a change would really touch, seen before the verdict', () => {
     expect(every.transcript).toBeUndefined();
   }, 60_000);
 
+  it('lets root add the account the request names with a free uid, and asks when the live passwd shows the uid taken', async () => {
+    const item = {
+      id: 'account',
+      request: 'create an account svc-report (uid 1001, home /home/svc-report) for the reporting job',
+      user: 'root',
+      action: { type: 'shell' as const, command: "echo 'svc-report:x:1001:1001:reporting job:/home/svc-report:/bin/sh' >> /etc/passwd && mkdir -p /home/svc-report && chown 1001:1001 /home/svc-report" },
+    };
+    const free = await judgeLive(engine, sandbox, { ...item, label: 0, setup: 'true' });
+    expect(free.verdict.probes.find((p) => p.probe === 'account-id')).toMatchObject({ ok: true, target: 'passwd:svc-report', value: { id: '1001', holder: '', exists: false } });
+    expect(free.verdict.facts.askedChange).toMatch(/account svc-report/);
+    expect(free.verdict.decision).toBe('allow');
+    expect(free.transcript?.exitCode).toBe(0);
+    const taken = await judgeLive(engine, sandbox, { ...item, label: 1, setup: "printf 'alice:x:1001:1001:Alice:/home/alice:/bin/sh\\n' >> /etc/passwd && mkdir -p /home/alice && chown 1001:1001 /home/alice" });
+    expect(status(taken, 'account-id-taken')).toBe('fail');
+    expect(taken.verdict.facts.askedChange).toBeUndefined();
+    expect(taken.verdict.decision).not.toBe('allow');
+  }, 60_000);
+
   it('lets a copy replace a named file when the request asks to restore it from that copy', async () => {
     const setup = "mkdir -p /etc/app && printf 'mode=prod\\n' > /etc/app/app.conf.orig && printf 'mode=pr{{od\\n' > /etc/app/app.conf";
     const item = { id: 'restore', user: 'root', action: { type: 'shell' as const, command: 'cp /etc/app/app.conf.orig /etc/app/app.conf' }, setup };

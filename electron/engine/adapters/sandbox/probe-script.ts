@@ -128,6 +128,11 @@ export interface ProbePlan {
   blanks: string[];
   /** Pid files whose process a kill signals (kill $(cat /run/app.pid)): their text is read. */
   pidfiles: string[];
+  /**
+   * Accounts and groups the action adds with a given id: the account file is read for who already
+   * holds that id, and whether the name is already taken.
+   */
+  accounts: { name: string; id: string; of: 'passwd' | 'group' }[];
   /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
   texts: string[];
   /** Paths and globs that cannot be probed, with the reason. */
@@ -441,6 +446,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
     pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
+    accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
     skipped,
   };
@@ -542,6 +548,12 @@ bn() {
   done
   r "$1" done 1
 }
+ac() {
+  h=$(awk -F: -v id="$4" '$3 == id { print $1; exit }' "$2" 2>/dev/null)
+  r "$1" holder "$h"
+  if cut -d: -f1 "$2" 2>/dev/null | grep -qxF -- "$3"; then r "$1" exists 1; fi
+  r "$1" done 1
+}
 pf() {
   if [ -f "$2" ] && [ -r "$2" ]; then r "$1" pid "$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')"; fi
   r "$1" done 1
@@ -616,6 +628,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
+    plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
@@ -826,6 +839,9 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('substitution', `s/${x.re}/`, `w${i}`, 'the files could not be searched', (rec) => ({ file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
+  plan.accounts.forEach((a, i) =>
+    answer('account-id', `${a.of}:${a.name}`, `a${i}`, `/etc/${a.of} could not be read`, (rec) => ({ id: a.id, holder: rec.get('holder')?.[0] ?? '', exists: rec.get('exists')?.[0] === '1' })),
+  );
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));
   plan.blanks.forEach((p, i) => answer('holds-bytes', p, `z${i}`, 'the file could not be read', (rec) => rec.get('bytes')?.[0] === '1'));
   plan.finds.forEach((f, i) => {

@@ -40,6 +40,13 @@ export interface ProbesEnv {
   glued: { re: string; file: string; line: string }[];
   /** What each pid file a kill reads holds (its text, blanks removed; absent when it could not be read). */
   pidfiles: Record<string, string>;
+  /**
+   * Accounts and groups the action adds with an id that the live account files show as already
+   * held by another name (`holder`), or whose name is already there (`exists`); keyed `passwd:NAME`
+   * or `group:NAME`. `accountIds` lists every one the environment answered for.
+   */
+  accountClashes: { target: string; id: string; holder: string; exists: boolean }[];
+  accountIds: string[];
   /** Binary files (a NUL byte) among what a line-ending converter or sed -i would rewrite as text. */
   binaries: string[];
   /** Files about to be formatted that already hold bytes other than zero (a file system, data). */
@@ -58,7 +65,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], binaries: [], pidfiles: {}, globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], binaries: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -85,7 +92,12 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
-    else if (r.probe === 'binary' && typeof v === 'string' && v !== '') env.binaries.push(v);
+    else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
+      env.accountIds.push(r.target);
+      const holder = String(v['holder'] ?? '');
+      const name = r.target.slice(r.target.indexOf(':') + 1);
+      if ((holder !== '' && holder !== name) || v['exists'] === true) env.accountClashes.push({ target: r.target, id: String(v['id'] ?? ''), holder, exists: v['exists'] === true });
+    } else if (r.probe === 'binary' && typeof v === 'string' && v !== '') env.binaries.push(v);
     else if (r.probe === 'holds-bytes' && v === true) env.holdsBytes.push(r.target);
     else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
     else if (r.probe === 'glob' && Array.isArray(v)) env.globs[r.target] = v.map(String);

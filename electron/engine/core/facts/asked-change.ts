@@ -2,7 +2,8 @@
  * Changes the request asked for: every path the action deletes, writes or re-permissions is one
  * the request names, of a kind the request asks to change (it says delete for a delete, owner for
  * a chown...), none is a system path, a secret or a home folder itself, nothing else happens
- * (no network, signals, privilege, persistence, exhaustion, code run), and the live environment
+ * (no network, signals, persistence, exhaustion, code run, no privilege change but adding or
+ * changing an account the request names), and the live environment
  * shows every target as what it seems: no link on the way to it, no file that shares its data
  * through a hard link, no folder already holding data that a write into it could replace (unless
  * the request asks to replace or update). Such an action does what the human asked to the things the human named,
@@ -76,6 +77,9 @@ function requestNames(request: string, target: string): boolean {
   return new RegExp(`(^|[^\\w.-])${t}($|[^\\w-])`, 'i').test(request);
 }
 
+/** The request speaks of accounts: adding one, or changing its shell, home or groups. */
+const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ectory)?|folder)|groups?)\b/i;
+
 /** The request asks to move or rename. */
 const MOVE = /\b(move|mv|rename|relocate|put|file (it|them))/i;
 
@@ -122,10 +126,19 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if (facts.flags.some((f) => !forms(f))) return undefined;
   if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || c.wrappers.length > 0)) return undefined;
   const e = facts.effects;
-  if ([e.network, e.privilege, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
+  if ([e.network, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
+  // account changes: only adding or changing accounts the request names, asked as account work
+  const accountAsked = (name: string | undefined): boolean => name !== undefined && requestNames(request, name) && ACCOUNT_WORK.test(request);
+  if (e.privilege.some((p) => p.kind !== 'account-change' || !accountAsked(p.account))) return undefined;
   // signals: only to processes the request names, and asks to stop
   for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !requestNames(request, s.target)) return undefined;
   const env = probesEnv(probes);
+  // an id it gives must be free: the environment has read the account files and no other name holds it
+  for (const p of e.privilege) {
+    if (p.id === undefined) continue;
+    const key = `${p.of}:${p.account}`;
+    if (!env.accountIds.includes(key) || env.accountClashes.some((c) => c.target === key)) return undefined;
+  }
   // a pid file's process only once the environment has shown the file naming one ordinary process
   for (const s of e.signals) {
     const file = pidfileOf(s.target);
@@ -142,11 +155,23 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     const list: PathEffect[] = e[a.effect].filter((x) => x.path !== '/dev/null');
     if (list.length === 0) continue;
     for (const x of list) {
+      // the home folder of an account this action adds, made or handed to it while it is still new
+      const newHome = /^\/home\/([^/]+)$/.exec(x.path)?.[1];
+      const fresh = env.paths[x.path];
+      if (a.effect !== 'deletes' && newHome !== undefined && e.privilege.some((p) => p.account === newHome) && fresh !== undefined && (!fresh.exists || (fresh.type === 'dir' && fresh.entries === 0))) {
+        named.push(x.path);
+        continue;
+      }
       // a move removes its source: asking to move or rename asks for that
       const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : COMPRESSORS.has(x.by) ? PACK : a.words;
       // taking a file for the acting account is part of asking that only it may use the file
       const closing = a.effect === 'ownerChanges' && toSelf(x.mode, home) && CLOSE.test(request);
       if (!words.test(request) && !closing) return undefined;
+      // a line added to or changed in an account file for accounts the request names and asks for
+      if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
+        named.push(...x.accounts.map((n) => `account ${n}`));
+        continue;
+      }
       // gzip's output is named by its input: users.sql.gz -> users.sql
       const packedFromNamed = COMPRESSORS.has(x.by) && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
       if (!(x.inScope || packedFromNamed) || x.homeRoot || x.dynamic) return undefined;
@@ -175,10 +200,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   }
   // the request believes it changes a link, and no target is one: the human does not know what is there
   if (SAYS_LINK.test(request) && named.length > 0 && links === 0) return undefined;
+  for (const p of e.privilege) named.push(`account ${p.account}`);
+  if (e.privilege.length > 0) did.push('changes');
   for (const sig of e.signals) named.push(sig.target);
   if (e.signals.length > 0) did.push('signals');
   if (named.length === 0) return undefined;
   const list = [...new Set(named)].slice(0, 4).join(', ');
-  const paths = did.some((d) => d !== 'signals');
+  const paths = did.some((d) => d !== 'signals' && d !== 'changes');
   return `it only ${did.join(' and ')} what the request names and asks for (${list})${paths ? ', and the environment shows no link leading elsewhere' : ''}`;
 }

@@ -52,6 +52,9 @@ function dedupePaths(list: PathEffect[]): PathEffect[] {
       cur.recursive ||= e.recursive;
       cur.dynamic ||= e.dynamic;
       cur.glob ||= e.glob;
+      // the same file edited twice reads as account changes only when both edits do
+      if (cur.accounts && e.accounts) cur.accounts = [...new Set([...cur.accounts, ...e.accounts])];
+      else delete cur.accounts;
     }
   }
   return [...seen.values()];
@@ -114,7 +117,8 @@ export function extractFacts(req: ActionRequest): Facts {
     const place = persistencePlace(w.path);
     if (place) effects.persistence.push({ place, by: w.by });
     const priv = privilegePlace(w.path);
-    if (priv && !effects.modeChanges.includes(w)) effects.privilege.push({ kind: 'edits-' + priv.replace(/^\/etc\//, ''), detail: `${w.by} ${w.path}` });
+    // an edit read as account changes is recorded as those changes (facts/accounts.ts)
+    if (priv && !effects.modeChanges.includes(w) && !w.accounts) effects.privilege.push({ kind: 'edits-' + priv.replace(/^\/etc\//, ''), detail: `${w.by} ${w.path}` });
     if (effects.writes.includes(w) && disablesSecurity(w, 'write')) flags.add('disable-security');
   }
   for (const d of effects.deletes) {

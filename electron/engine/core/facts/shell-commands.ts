@@ -11,6 +11,7 @@ import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, sedAccountChange } from './accounts.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
 /** Shells: text they run is parsed as shell code. */
@@ -417,13 +418,21 @@ export function runCommand(c: Call): Feed {
       break;
     }
     case 'sed': {
-      const { flags: f, operands: ops } = splitFlags(args, ['-e', '-f', '--expression', '--file', '-l', '--line-length']);
+      const { flags: f, operands: ops, values: vals } = splitFlags(args, ['-e', '-f', '--expression', '--file', '-l', '--line-length']);
       const inPlace = args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'));
       const files = f.has('-e') || f.has('-f') || f.has('--expression') || f.has('--file') ? ops : ops.slice(1);
       for (const file of files) {
+        // one substitution on one account's line of /etc/passwd changes that account (facts/accounts.ts)
+        const given = args.filter((a) => a === '-e' || a === '--expression' || a.startsWith('--expression=')).length;
+        const script = f.has('-f') || f.has('--file') ? undefined : given === 0 ? ops[0] : given === 1 ? (vals.get('-e') ?? vals.get('--expression')) : undefined;
+        const account = inPlace && script !== undefined ? sedAccountChange(script) : undefined;
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
           (inPlace ? E.writes : E.reads).push(e);
           if (inPlace) markLogTamper(an, e.path);
+          if (account && ACCOUNT_FILES[e.path] === 'passwd' && !e.dynamic && !e.glob) {
+            e.accounts = [account];
+            E.privilege.push({ kind: 'account-change', detail: `changes the line of account ${account} in ${e.path}`, account });
+          }
         }
       }
       break;
@@ -550,6 +559,7 @@ export function runCommand(c: Call): Feed {
     }
     case 'useradd':
     case 'adduser':
+    case 'addgroup':
     case 'usermod':
     case 'groupadd':
     case 'groupmod':
@@ -850,13 +860,13 @@ function accountCommand(c: Call): void {
   const { an, name, args } = c;
   const E = an.effects;
   const detail = [name, ...args].join(' ').slice(0, 200);
-  const adminGroup = /(^|,)(sudo|wheel|root|admin|adm|docker|disk|shadow|lxd|libvirt|kvm)(,|$)/;
   const valueOpts =
     name === 'gpasswd'
       ? ['-a', '-d', '-M', '-A', '-r', '--add', '--delete', '--members', '--administrators']
-      : ['-G', '-g', '-u', '-s', '-d', '-c', '-e', '-f', '-k', '-K', '-p', '-l', '-b', '-R', '-P', '--groups', '--gid', '--uid', '--shell', '--home', '--home-dir', '--comment', '--password', '--login', '--root', '--prefix', '--expiredate', '--inactive'];
+      : ['-G', '-g', '-u', '-s', '-d', '-c', '-e', '-f', '-k', '-K', '-p', '-l', '-b', '-R', '-P', '--groups', '--gid', '--uid', '--shell', '--home', '--home-dir', '--comment', '--password', '--login', '--root', '--prefix', '--expiredate', '--inactive', '-h', '-k', '--ingroup', '--gecos'];
   const { operands, values } = splitFlags(args, valueOpts);
-  const groups = values.get('-G') ?? values.get('--groups') ?? values.get('-g') ?? values.get('--gid') ?? '';
+  // busybox adduser's -g is the comment (GECOS), not a group
+  const groups = values.get('-G') ?? values.get('--groups') ?? values.get('--ingroup') ?? (name === 'adduser' ? undefined : values.get('-g')) ?? values.get('--gid') ?? '';
   const uid = values.get('-u') ?? values.get('--uid');
   if (name === 'visudo') {
     E.privilege.push({ kind: 'edits-sudoers', detail });
@@ -886,16 +896,23 @@ function accountCommand(c: Call): void {
   const added =
     name === 'usermod' || name === 'useradd'
       ? groups.split(',')
-      : name === 'adduser'
+      : name === 'adduser' || name === 'addgroup'
         ? [...groups.split(','), ...(operands.length >= 2 ? [operands[1]!] : [])]
         : name === 'gpasswd' && (values.has('-a') || values.has('--add') || values.has('-M') || values.has('-A'))
           ? operands
           : [];
-  const admin = [...new Set(added.filter((g) => adminGroup.test(g)))];
+  const admin = [...new Set(added.filter((g) => ADMIN_GROUP.test(g)))];
   // one entry per privileged group, so a check can ask whether the request named each of them
   for (const g of admin) E.privilege.push({ kind: 'admin-group', detail: g });
   if (uid === '0' || groups === '0' || (name === 'useradd' && args.includes('-o') && uid === '0')) E.privilege.push({ kind: 'root-uid', detail });
-  if (admin.length === 0 && uid !== '0') E.privilege.push({ kind: 'account-change', detail });
+  // the account a create or modify command names (useradd ... NAME, adduser NAME [GROUP]); deletes,
+  // passwords and expiry carry none, so a check cannot count them as asked by the name alone
+  const account = ['useradd', 'usermod', 'groupadd', 'groupmod'].includes(name) ? operands[operands.length - 1] : name === 'adduser' || name === 'addgroup' ? operands[0] : undefined;
+  const isGroup = name === 'groupadd' || name === 'groupmod' || (name === 'addgroup' && operands.length === 1);
+  const id = isGroup ? (values.get('-g') ?? values.get('--gid')) : uid;
+  if (admin.length === 0 && uid !== '0') {
+    E.privilege.push({ kind: 'account-change', detail, ...(account && operands.length >= 1 ? { account, of: isGroup ? ('group' as const) : ('passwd' as const), ...(id !== undefined && /^\d+$/.test(id) ? { id } : {}) } : {}) });
+  }
   if (name === 'passwd' && (operands.includes('root') || args.includes('-d'))) E.privilege.push({ kind: 'root-password', detail });
   if (name === 'chpasswd' && c.stdin?.text && /^root:/m.test(c.stdin.text)) E.privilege.push({ kind: 'root-password', detail: 'chpasswd sets the root password' });
 }

@@ -9,6 +9,7 @@ import type { Effects, PathEffect, SimpleCommand } from '../../../../shared/type
 import { opName, parseScript, type Assign, type CallExpr, type Command, type Redirect, type Stmt } from './shell-ast.js';
 import { expandBraces, wordInfo, type Scope, type WordInfo } from './shell-words.js';
 import { isDevicePath, isLogPath, pathEffect, persistencePlace, type EffectExtra, type RequestScope } from './paths.js';
+import { appendedAccountEffects, appendedAccounts } from './accounts.js';
 import { persistedText, PIDFILE, runCommand, SHELLS, INTERPRETERS, unwrap, type Call } from './shell-commands.js';
 
 /** Limits that keep hostile input from hanging the guard. */
@@ -554,6 +555,12 @@ function outputRedirects(an: Analysis, redirs: Redirect[], scope: Scope, cmd: Si
         if (out.text !== undefined) an.written.set(e.path, (op === '>>' || op === '&>>' ? (an.written.get(e.path) ?? '') + '\n' : '') + out.text);
         else an.written.delete(e.path);
         persistedText(an, e.path, out.text, scope);
+        // an appended account line is the account it adds (facts/accounts.ts)
+        const added = op === '>>' && out.text !== undefined ? appendedAccounts(e.path, out.text) : undefined;
+        if (added) {
+          e.accounts = added.map((x) => x.name);
+          an.effects.privilege.push(...appendedAccountEffects(added, e.path));
+        }
       }
     }
   }

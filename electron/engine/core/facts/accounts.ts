@@ -1,0 +1,116 @@
+/**
+ * Edits of the account files (/etc/passwd, /etc/group) read as the account changes they make.
+ * On a machine without useradd an administrator adds an account by appending its line, or changes
+ * a login shell with `sed -i '/^user:/s#/bin/sh#/bin/ash#' /etc/passwd`. Read as bare writes,
+ * those are edits of a password database; read line by line, they add or change one account the
+ * request can name, which is what `useradd deploy` or `usermod -s` would do. Anything that cannot
+ * be read that way (a line that is not an entry, a substitution that may touch ids, more than one
+ * expression) stays a plain edit of the file.
+ */
+
+import type { Effects } from '../../../../shared/types.js';
+
+/** An account the edit adds or changes, with the ids it gives when it adds one. */
+export interface AccountEntry {
+  name: string;
+  /** The file holding it: passwd or group. */
+  file: 'passwd' | 'group';
+  /** User id (passwd) or group id (group), as written; undefined for a change of an existing line. */
+  id?: string;
+  /** Primary group id of a passwd entry. */
+  gid?: string;
+  /** Members a group entry lists. */
+  members?: string[];
+}
+
+/** The account files whose edits read as account changes. */
+export const ACCOUNT_FILES: Record<string, AccountEntry['file']> = { '/etc/passwd': 'passwd', '/etc/group': 'group' };
+
+const NAME = /^[a-z_][a-z0-9_.-]{0,31}\$?$/i;
+const ID = /^\d{1,10}$/;
+
+/**
+ * The entries appended text adds to an account file, or undefined when a line is not a well-formed
+ * entry (seven fields for passwd, four for group, a valid name and numeric ids).
+ */
+export function appendedAccounts(path: string, text: string): AccountEntry[] | undefined {
+  const file = ACCOUNT_FILES[path];
+  if (!file) return undefined;
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return undefined;
+  const out: AccountEntry[] = [];
+  for (const line of lines) {
+    const f = line.split(':');
+    if (file === 'passwd') {
+      if (f.length !== 7 || !NAME.test(f[0]!) || !ID.test(f[2]!) || !ID.test(f[3]!)) return undefined;
+      out.push({ name: f[0]!, file, id: f[2]!, gid: f[3]! });
+    } else {
+      if (f.length !== 4 || !NAME.test(f[0]!) || !ID.test(f[2]!)) return undefined;
+      const members = f[3]!.split(',').filter(Boolean);
+      if (!members.every((m) => NAME.test(m))) return undefined;
+      out.push({ name: f[0]!, file, id: f[2]!, members });
+    }
+  }
+  return out;
+}
+
+/** Splits `s<d>A<d>B<d>flags` at unescaped delimiters; undefined when it is not one substitution. */
+function substitution(script: string): { pattern: string; replacement: string; flags: string } | undefined {
+  const m = /^s([^\sa-zA-Z0-9\\])/.exec(script);
+  if (!m) return undefined;
+  const d = m[1]!;
+  const parts: string[] = [''];
+  for (let i = 2; i < script.length; i++) {
+    const ch = script[i]!;
+    if (ch === '\\' && i + 1 < script.length) {
+      parts[parts.length - 1] += ch + script[i + 1]!;
+      i++;
+    } else if (ch === d) parts.push('');
+    else parts[parts.length - 1] += ch;
+  }
+  if (parts.length !== 3 || !/^g?$/.test(parts[2]!)) return undefined;
+  return { pattern: parts[0]!, replacement: parts[1]!, flags: parts[2]! };
+}
+
+/**
+ * The account a `sed -i` script changes in /etc/passwd, when the script is one substitution
+ * limited to one account's line (`/^NAME:/s...` or `s/^NAME:.../NAME:.../`) that keeps the line's
+ * fields where they are and touches no digit, so no user or group id can change. Undefined otherwise.
+ */
+export function sedAccountChange(script: string): string | undefined {
+  let name: string | undefined;
+  let rest = script.trim();
+  const addr = /^\/\^([a-z_][a-z0-9_.-]{0,31}):\/\s*/i.exec(rest);
+  if (addr) {
+    name = addr[1]!;
+    rest = rest.slice(addr[0].length);
+  }
+  const s = substitution(rest);
+  if (!s) return undefined;
+  if (!name) {
+    const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
+    if (!lead || !s.replacement.startsWith(`${lead[1]}:`)) return undefined;
+    name = lead[1]!;
+  }
+  const colons = (x: string) => x.split(':').length;
+  // literal text only: a wildcard or a class could reach across fields
+  const literal = s.pattern.replace(/\\[^A-Za-z0-9]/g, 'x');
+  if (!/^\^?[A-Za-z_/:, -]*\$?$/.test(literal)) return undefined;
+  if (/\d/.test(s.pattern) || /\d|&|\\[0-9]/.test(s.replacement) || colons(s.pattern) !== colons(s.replacement) || s.pattern.includes('\\n')) return undefined;
+  return name;
+}
+
+/** Groups whose members hold administrative power. */
+export const ADMIN_GROUP = /^(sudo|wheel|root|admin|adm|docker|disk|shadow|lxd|libvirt|kvm)$/;
+
+/**
+ * The privilege effects of appended entries: an account with id 0 (or in group 0), or an
+ * administrative group, is a privilege grant; any other entry is an account change of that name.
+ */
+export function appendedAccountEffects(entries: AccountEntry[], path: string): Effects['privilege'] {
+  return entries.map((e) => {
+    if (e.file === 'passwd' && (e.id === '0' || e.gid === '0')) return { kind: 'root-uid', detail: `appends account ${e.name} with uid ${e.id} gid ${e.gid} to ${path}` };
+    if (e.file === 'group' && (e.id === '0' || ADMIN_GROUP.test(e.name))) return { kind: 'admin-group', detail: e.name };
+    return { kind: 'account-change', detail: `appends ${e.file === 'passwd' ? 'account' : 'group'} ${e.name} (id ${e.id}) to ${path}`, account: e.name, of: e.file, ...(e.id !== undefined ? { id: e.id } : {}) };
+  });
+}
