@@ -186,9 +186,14 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
   const storePath = opts.ephemeral ? ':memory:' : (opts.dbPath ?? cfg.dbPath);
   const store = SqliteStore.open(storePath);
   if (store.report.message) log.warn(store.report.message);
+  // what this call opened itself is closed again when opening fails: a worker thread left running
+  // would keep the process alive after the error was printed
+  let ownEmbedder: Embedder | undefined;
+  let ownProjector: Projector | undefined;
+  let engine: Engine | undefined;
   try {
-    const embedder = opts.embedder ?? (await createEmbedder(cfg.embedder, { cacheDir: join(cfg.cacheDir, 'models'), log }));
-    const projector = opts.projector ?? (await OnnxProjector.load(projectorPath(cfg)));
+    const embedder = opts.embedder ?? (ownEmbedder = await createEmbedder(cfg.embedder, { cacheDir: join(cfg.cacheDir, 'models'), log }));
+    const projector = opts.projector ?? (ownProjector = await OnnxProjector.load(projectorPath(cfg)));
     const deps: EngineDeps = {
       store,
       embedder,
@@ -208,11 +213,15 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
     }
     if (opts.judge) deps.judge = opts.judge;
     deps.tools = opts.tools ?? [...PURE_TOOLS, lazyPageInspector()];
-    const engine = await Engine.create(deps, (e) => seedDefaults(e, cfg.tree));
+    engine = await Engine.create(deps, (e) => seedDefaults(e, cfg.tree));
     syncBuiltinChecks(engine);
     return engine;
   } catch (e) {
-    store.close();
+    if (engine) await engine.close().catch(() => undefined);
+    else {
+      await Promise.allSettled([ownEmbedder?.close?.(), ownProjector?.close?.()]);
+      store.close();
+    }
     throw e;
   }
 }

@@ -18,6 +18,15 @@ describe('warden command line', () => {
     expect(JSON.parse(bad.stderr.trim().split('\n').pop()!).error).toMatchObject({ code: 'BAD_INPUT' });
   });
 
+  it('exits with a clear error, instead of hanging, when a model file in the data dir is broken', () => {
+    const home = mkdtempSync(join(tmpdir(), 'warden-broken-'));
+    writeFileSync(join(home, 'projector.onnx'), 'not an onnx model');
+    const r = spawnSync('node', [bin, 'check', '--request', 'list files', '--shell', 'ls'], { env: { ...env, WARDEN_HOME: home }, encoding: 'utf8', timeout: 60_000 });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.message).toBeTruthy();
+  }, 90_000);
+
   it('eval reports every metric as JSON and names malformed lines by number while going on', () => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-cases-'));
     const file = join(dir, 'cases.jsonl');

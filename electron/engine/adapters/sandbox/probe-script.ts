@@ -110,7 +110,7 @@ export interface ProbePlan {
   /**
    * What the action deletes, by name: each file, and the files of each folder (up to a depth),
    * read for a note saying the data must be kept (the only copy, not backed up, do not delete);
-   * and whether a configuration file in /etc names it or a link near it leads into it (in use).
+   * and whether a configuration file in /etc or a crontab names it or a link near it leads into it (in use).
    */
   noted: string[];
   /**
@@ -564,7 +564,7 @@ nz() {
 }
 iu() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
-  c=$(grep -rlsF -- "$2" /etc 2>/dev/null | head -n 1)
+  c=$(grep -rlsF -- "$2" /etc /var/spool/cron 2>/dev/null | head -n 1)
   if [ -n "$c" ]; then r "$1" config "$c"; r "$1" line "$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300)"; fi
   p=${'$'}{2%/*}; [ -z "$p" ] && p=/
   l=$(find "$p" -xdev -maxdepth 3 \( -path /usr -o -path /bin -o -path /sbin -o -path /lib -o -path /lib64 \) -prune -o -type l -print 2>/dev/null | head -n 500 | while IFS= read -r x; do

@@ -34,7 +34,7 @@ export interface ProbesEnv {
   clobbers: string[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
   keepNotes: { target: string; file: string; says: string }[];
-  /** What the action deletes by name that something still uses: a configuration file in /etc that names it (and the line), or a link near it that leads into it. */
+  /** What the action deletes by name that something still uses: a configuration file in /etc or a crontab that names it (and the line), or a link near it that leads into it. */
   inUse: { target: string; config: string; line: string; link: string }[];
   /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
   glued: { re: string; file: string; line: string }[];

@@ -15,7 +15,7 @@
 import type { Facts, PathEffect, ProbeResult } from '../../../../shared/types.js';
 import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
-import { grantsSetuid } from './modes.js';
+import { grantsSetuid, grantsWorldRead } from './modes.js';
 import { COMPRESSORS, pidfileOf } from './shell-commands.js';
 
 /**
@@ -29,6 +29,13 @@ const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|other (users|
 
 /** The request speaks of a secret by its kind. */
 const SECRET_KIND = /\b(private|ssh|the|my|deploy|api|gpg|pgp) keys?\b|\bkey ?files?\b|\b(credentials|tokens?|secrets?|passwords?|\.env)\b/i;
+
+/** The request spells out the mode (644, 0755), or asks for something to be runnable and the mode is the usual one for a program. */
+function modeAsked(mode: string | undefined, request: string): boolean {
+  if (mode === undefined) return false;
+  if (/^0?[0-7]{3}$/.test(mode) && new RegExp(`(^|[^\\d])0?${mode.replace(/^0/, '')}($|[^\\d])`).test(request)) return true;
+  return /^(0?755|0?555|a\+x|\+x|a\+rx)$/.test(mode) && /\b(executable|runnable|run ?able)\b/i.test(request);
+}
 
 /** A mode that only takes access away from the group and others (600, 0400, go-rwx, o-r): it can hide a file, never open it. */
 function onlyRestricts(mode: string | undefined): boolean {
@@ -81,7 +88,7 @@ function requestNames(request: string, target: string): boolean {
 const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ectory)?|folder)|groups?)\b/i;
 
 /** The request asks to move or rename. */
-const MOVE = /\b(move|mv|rename|relocate|put|file (it|them))/i;
+const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replace)/i;
 
 /** The request asks for what is there to be replaced. */
 const REPLACE = /\b(overwrite|replace|update|upgrade|refresh|clobber|force|merge)/i;
@@ -92,7 +99,7 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch)/i, what: 'writes' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode)/i, what: 'writes' },
   { effect: 'modeChanges', words: /\b(chmod|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
@@ -122,7 +129,7 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
 export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: string, scope: RequestScope, home: string): string | undefined {
   if (facts.kind !== 'shell' || facts.parseError || facts.inert || facts.commands.length === 0) return undefined;
   // a chmod that lets others read is asked for when the request says who should read
-  const forms = (f: string): boolean => CHANGE_FORMS.has(f) || (f === 'world-readable' && FOR_OTHERS.test(request));
+  const forms = (f: string): boolean => CHANGE_FORMS.has(f) || (f === 'world-readable' && (FOR_OTHERS.test(request) || facts.effects.modeChanges.filter((m) => m.mode !== undefined && grantsWorldRead(m.mode)).every((m) => modeAsked(m.mode, request))));
   if (facts.flags.some((f) => !forms(f))) return undefined;
   if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || c.wrappers.length > 0)) return undefined;
   const e = facts.effects;
