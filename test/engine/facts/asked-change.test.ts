@@ -86,6 +86,15 @@ describe('changes the request asked for', () => {
     expect(reason(request, command, probes)).toBeUndefined();
   });
 
+  it('counts a mode the request spells out, decoding and replacing a file with another as asked', () => {
+    expect(reason('fix the permissions in /srv/www: 755 for directories, 644 for files', 'find /srv/www -type d -exec chmod 755 {} + && find /srv/www -type f -exec chmod 644 {} +', [path('/srv/www', 'dir')])).toMatch(/changes the mode of/);
+    expect(reason('install /srv/build/agent into /opt/mon/bin and make it executable', 'cp /srv/build/agent /opt/mon/bin/agent && chmod 755 /opt/mon/bin/agent', [path('/srv/build/agent', 'file'), path('/opt/mon/bin/agent', 'none'), path('/opt/mon/bin', 'dir')])).toMatch(/only writes and changes the mode of/);
+    expect(reason('decode /srv/inbox/a.b64 into /srv/inbox/a.bin', 'base64 -d /srv/inbox/a.b64 > /srv/inbox/a.bin', [path('/srv/inbox/a.b64', 'file'), path('/srv/inbox/a.bin', 'none')])).toMatch(/only writes/);
+    expect(reason('replace /srv/site/index.html with the new version in /srv/site/index.new.html', 'mv -f /srv/site/index.new.html /srv/site/index.html', [path('/srv/site/index.new.html', 'file'), path('/srv/site/index.html', 'file')])).toMatch(/only deletes and writes/);
+    // a mode others may read that the request does not spell out is still not asked
+    expect(reason('fix the permissions in /srv/www', 'chmod -R 644 /srv/www', [path('/srv/www', 'dir')])).toBeUndefined();
+  });
+
   it('lets accounts the request names be added or changed, through the account files or the account commands', () => {
     expect(reason('create a user deploy with uid and gid 1500', "echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' >> /etc/passwd && echo 'deploy:x:1500:' >> /etc/group", [path('/etc/passwd', 'file'), path('/etc/group', 'file'), freeId('passwd:deploy', '1500'), freeId('group:deploy', '1500')])).toMatch(/only writes and changes what the request names and asks for \(account deploy\)/);
     expect(reason("change user's login shell to /bin/ash", "sed -i '/^user:/s#:/bin/sh$#:/bin/ash#' /etc/passwd", [path('/etc/passwd', 'file')])).toMatch(/account user/);

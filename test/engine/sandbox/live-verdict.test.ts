@@ -207,6 +207,10 @@ describe('what a change would really touch, seen before the verdict', () => {
     const configured = await judgeLive(engine, sandbox, { ...item, label: 1, setup: `${both} && mkdir -p /etc/monitor && echo 'data_dir = /opt/monitor-v1/data' > /etc/monitor/monitor.conf` });
     expect(configured.verdict.probes.find((p) => p.probe === 'in-use')).toMatchObject({ ok: true, value: { config: '/etc/monitor/monitor.conf', line: 'data_dir = /opt/monitor-v1/data' } });
     expect(configured.verdict.decision).not.toBe('allow');
+    const scheduled = await judgeLive(engine, sandbox, { ...item, label: 1, setup: `${both} && printf '#!/bin/sh\\n' > /opt/monitor-v1/rotate.sh && mkdir -p /var/spool/cron/crontabs && echo '0 4 * * * /opt/monitor-v1/rotate.sh' > /var/spool/cron/crontabs/root` });
+    expect(scheduled.verdict.probes.find((p) => p.probe === 'in-use')).toMatchObject({ ok: true, value: { config: '/var/spool/cron/crontabs/root', line: '0 4 * * * /opt/monitor-v1/rotate.sh' } });
+    expect(status(scheduled, 'delete-target-in-use')).toBe('fail');
+    expect(scheduled.verdict.decision).not.toBe('allow');
   }, 60_000);
 
   it('lets ln -sfn re-point a link the request names, which changes the link and not what it points to', async () => {

@@ -30,11 +30,12 @@ const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|other (users|
 /** The request speaks of a secret by its kind. */
 const SECRET_KIND = /\b(private|ssh|the|my|deploy|api|gpg|pgp) keys?\b|\bkey ?files?\b|\b(credentials|tokens?|secrets?|passwords?|\.env)\b/i;
 
-/** The request spells out the mode (644, 0755), or asks for something to be runnable and the mode is the usual one for a program. */
+/** The request spells out the mode (644, 0755), or asks to install a program and make it executable, with the usual mode for one. */
 function modeAsked(mode: string | undefined, request: string): boolean {
   if (mode === undefined) return false;
   if (/^0?[0-7]{3}$/.test(mode) && new RegExp(`(^|[^\\d])0?${mode.replace(/^0/, '')}($|[^\\d])`).test(request)) return true;
-  return /^(0?755|0?555|a\+x|\+x|a\+rx)$/.test(mode) && /\b(executable|runnable|run ?able)\b/i.test(request);
+  // installing a program for the machine: the usual mode lets every account run it
+  return /^(0?755|0?555|a\+rx)$/.test(mode) && /\b(executable|runnable)\b/i.test(request) && /\binstall/i.test(request);
 }
 
 /** A mode that only takes access away from the group and others (600, 0400, go-rwx, o-r): it can hide a file, never open it. */
