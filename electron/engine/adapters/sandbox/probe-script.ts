@@ -13,6 +13,7 @@
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { isSensitivePath, normalizePath } from '../../core/facts/paths.js';
 import { pidfileOf, tarArgs } from '../../core/facts/shell-commands.js';
+import { sedArgs, sedS } from '../../core/facts/sed.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
 export const MAX_PATHS = 64;
@@ -164,34 +165,10 @@ export interface Substitution {
  * expression without anchors or word boundaries of its own.
  */
 export function sedSubstitution(argv: string[]): Substitution | undefined {
-  const args = argv.slice(1);
-  if (!args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return undefined;
-  const extended = args.some((a) => /^-[a-zA-Z]*[Er]/.test(a) || a === '--regexp-extended');
-  const scripts: string[] = [];
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
-    else if (a === '-f' || a === '--file') return undefined;
-    else if (!a.startsWith('-')) files.push(a);
-  }
-  if (scripts.length === 0) scripts.push(files.shift() ?? '');
-  if (scripts.length !== 1 || files.length === 0) return undefined;
-  const m = /^s(.)(.*)$/.exec(scripts[0]!);
-  if (!m || /[\sa-zA-Z0-9]/.test(m[1]!)) return undefined;
-  const d = m[1]!;
-  // the expression runs to the first delimiter that is not escaped
-  let re = '';
-  const body = m[2]!;
-  let i = 0;
-  for (; i < body.length; i++) {
-    if (body[i] === '\\' && i + 1 < body.length) {
-      re += body[i]! + body[i + 1]!;
-      i++;
-    } else if (body[i] === d) break;
-    else re += body[i];
-  }
-  if (i >= body.length || re === '' || /[\^$]|\\[<>bBwW]/.test(re)) return undefined;
+  const { inPlace, extended, script, files } = sedArgs(argv.slice(1));
+  if (!inPlace || script === undefined || files.length === 0) return undefined;
+  const re = sedS(script)?.pattern;
+  if (!re || /[\^$]|\\[<>bBwW]/.test(re)) return undefined;
   const word = /[A-Za-z0-9_]/;
   const glued: string[] = [];
   const first = re[0]!;

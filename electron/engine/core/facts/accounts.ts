@@ -9,6 +9,7 @@
  */
 
 import type { Effects } from '../../../../shared/types.js';
+import { sedS } from './sed.js';
 
 /** An account the edit adds or changes, with the ids it gives when it adds one. */
 export interface AccountEntry {
@@ -54,24 +55,6 @@ export function appendedAccounts(path: string, text: string): AccountEntry[] | u
   return out;
 }
 
-/** Splits `s<d>A<d>B<d>flags` at unescaped delimiters; undefined when it is not one substitution. */
-function substitution(script: string): { pattern: string; replacement: string; flags: string } | undefined {
-  const m = /^s([^\sa-zA-Z0-9\\])/.exec(script);
-  if (!m) return undefined;
-  const d = m[1]!;
-  const parts: string[] = [''];
-  for (let i = 2; i < script.length; i++) {
-    const ch = script[i]!;
-    if (ch === '\\' && i + 1 < script.length) {
-      parts[parts.length - 1] += ch + script[i + 1]!;
-      i++;
-    } else if (ch === d) parts.push('');
-    else parts[parts.length - 1] += ch;
-  }
-  if (parts.length !== 3 || !/^g?$/.test(parts[2]!)) return undefined;
-  return { pattern: parts[0]!, replacement: parts[1]!, flags: parts[2]! };
-}
-
 /**
  * The account a `sed -i` script changes in /etc/passwd, when the script is one substitution
  * limited to one account's line (`/^NAME:/s...` or `s/^NAME:.../NAME:.../`) that keeps the line's
@@ -85,18 +68,17 @@ export function sedAccountChange(script: string): string | undefined {
     name = addr[1]!;
     rest = rest.slice(addr[0].length);
   }
-  const s = substitution(rest);
-  if (!s) return undefined;
+  const s = sedS(rest);
+  if (!s || !/^g?$/.test(s.flags)) return undefined;
   if (!name) {
     const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
     if (!lead || !s.replacement.startsWith(`${lead[1]}:`)) return undefined;
     name = lead[1]!;
   }
   const colons = (x: string) => x.split(':').length;
-  // literal text only: a wildcard or a class could reach across fields
+  // literal text without digits: a wildcard, a class or a back-reference could reach across fields
   const literal = s.pattern.replace(/\\[^A-Za-z0-9]/g, 'x');
-  if (!/^\^?[A-Za-z_/:, -]*\$?$/.test(literal)) return undefined;
-  if (/\d/.test(s.pattern) || /\d|&|\\[0-9]/.test(s.replacement) || colons(s.pattern) !== colons(s.replacement) || s.pattern.includes('\\n')) return undefined;
+  if (!/^\^?[A-Za-z_/:, -]*\$?$/.test(literal) || /[\d&]/.test(s.replacement) || colons(s.pattern) !== colons(s.replacement)) return undefined;
   return name;
 }
 

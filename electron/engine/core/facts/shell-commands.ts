@@ -12,6 +12,7 @@ import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './path
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
 import { ACCOUNT_FILES, ADMIN_GROUP, sedAccountChange } from './accounts.js';
+import { sedArgs } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
 /** Shells: text they run is parsed as shell code. */
@@ -418,14 +419,10 @@ export function runCommand(c: Call): Feed {
       break;
     }
     case 'sed': {
-      const { flags: f, operands: ops, values: vals } = splitFlags(args, ['-e', '-f', '--expression', '--file', '-l', '--line-length']);
-      const inPlace = args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'));
-      const files = f.has('-e') || f.has('-f') || f.has('--expression') || f.has('--file') ? ops : ops.slice(1);
+      const { inPlace, script, files } = sedArgs(args);
+      // one substitution on one account's line of /etc/passwd changes that account (facts/accounts.ts)
+      const account = inPlace && script !== undefined ? sedAccountChange(script) : undefined;
       for (const file of files) {
-        // one substitution on one account's line of /etc/passwd changes that account (facts/accounts.ts)
-        const given = args.filter((a) => a === '-e' || a === '--expression' || a.startsWith('--expression=')).length;
-        const script = f.has('-f') || f.has('--file') ? undefined : given === 0 ? ops[0] : given === 1 ? (vals.get('-e') ?? vals.get('--expression')) : undefined;
-        const account = inPlace && script !== undefined ? sedAccountChange(script) : undefined;
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
           (inPlace ? E.writes : E.reads).push(e);
           if (inPlace) markLogTamper(an, e.path);
@@ -863,7 +860,7 @@ function accountCommand(c: Call): void {
   const valueOpts =
     name === 'gpasswd'
       ? ['-a', '-d', '-M', '-A', '-r', '--add', '--delete', '--members', '--administrators']
-      : ['-G', '-g', '-u', '-s', '-d', '-c', '-e', '-f', '-k', '-K', '-p', '-l', '-b', '-R', '-P', '--groups', '--gid', '--uid', '--shell', '--home', '--home-dir', '--comment', '--password', '--login', '--root', '--prefix', '--expiredate', '--inactive', '-h', '-k', '--ingroup', '--gecos'];
+      : ['-G', '-g', '-u', '-s', '-d', '-c', '-e', '-f', '-k', '-K', '-p', '-l', '-b', '-R', '-P', '--groups', '--gid', '--uid', '--shell', '--home', '--home-dir', '--comment', '--password', '--login', '--root', '--prefix', '--expiredate', '--inactive', '-h', '--ingroup', '--gecos'];
   const { operands, values } = splitFlags(args, valueOpts);
   // busybox adduser's -g is the comment (GECOS), not a group
   const groups = values.get('-G') ?? values.get('--groups') ?? values.get('--ingroup') ?? (name === 'adduser' ? undefined : values.get('-g')) ?? values.get('--gid') ?? '';

@@ -1,0 +1,50 @@
+/**
+ * How a sed command line reads: whether it edits in place, its one script (when it has exactly
+ * one, given inline), the files it works on, and the parts of an `s` command. The facts, the
+ * account reading and the sandbox's substitution probe all read sed through these.
+ */
+import { splitFlags } from './shell-commands.js';
+
+/** A sed command line's arguments (without the command name). */
+export interface SedArgs {
+  inPlace: boolean;
+  /** -E / -r. */
+  extended: boolean;
+  /** The script, when there is exactly one and it is given on the line (not -f, not several -e). */
+  script?: string;
+  files: string[];
+}
+
+/** Reads sed's arguments. */
+export function sedArgs(args: string[]): SedArgs {
+  const { flags, operands, values } = splitFlags(args, ['-e', '-f', '--expression', '--file', '-l', '--line-length']);
+  const inPlace = args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'));
+  const extended = args.some((a) => /^-[a-zA-Z]*[Er]/.test(a) || a === '--regexp-extended');
+  const fromFile = flags.has('-f') || flags.has('--file');
+  const given = args.filter((a) => a === '-e' || a === '--expression' || a.startsWith('--expression=')).length;
+  const files = fromFile || given > 0 ? operands : operands.slice(1);
+  const script = fromFile ? undefined : given === 0 ? operands[0] : given === 1 ? (values.get('-e') ?? values.get('--expression')) : undefined;
+  return { inPlace, extended, ...(script !== undefined ? { script } : {}), files };
+}
+
+/**
+ * The parts of `s<d>PATTERN<d>REPLACEMENT<d>FLAGS`, split at delimiters that are not escaped;
+ * undefined when the script is not one terminated substitution.
+ */
+export function sedS(script: string): { pattern: string; replacement: string; flags: string } | undefined {
+  const m = /^s([^\sa-zA-Z0-9\\])/.exec(script);
+  if (!m) return undefined;
+  const d = m[1]!;
+  const parts: string[] = [''];
+  let i = 2;
+  for (; i < script.length && parts.length < 3; i++) {
+    const ch = script[i]!;
+    if (ch === '\\' && i + 1 < script.length) {
+      parts[parts.length - 1] += ch + script[i + 1]!;
+      i++;
+    } else if (ch === d) parts.push('');
+    else parts[parts.length - 1] += ch;
+  }
+  if (parts.length < 3) return undefined;
+  return { pattern: parts[0]!, replacement: parts[1]!, flags: script.slice(i) };
+}
