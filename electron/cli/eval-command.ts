@@ -5,7 +5,7 @@
  * imports that rules file; its policy's guard request goes with every case that has none.
  * --split picks one half of the cases by a hash of their ids (dev to look at, heldout to report).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { EngineError } from '../../shared/errors.js';
 import type { EvalCase } from '../../shared/types.js';
@@ -28,6 +28,8 @@ export interface EvalFlags {
   benchmarks?: string;
   store?: string;
   verbose?: boolean;
+  /** A file to write every verdict to, one JSON line per case (id, label, decision, path, reason, scores, failed checks). */
+  trace?: string;
   live?: boolean;
   /** A rules file to import first (instead of the set's default policy). */
   policy?: string;
@@ -121,6 +123,23 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
     const subsets = safeOsSubsets(metrics.by_category);
     const note = suite === 'safe-os' ? 'benign Safe-OS items carry only an answer; their commands are the hand-written references in electron/engine/eval/adapters/safe-os-benign-reference.json' : undefined;
     bar?.stop();
+    if (f.trace) {
+      const lines = results.map((r) =>
+        JSON.stringify({
+          id: r.item.id,
+          label: r.item.label,
+          category: r.item.category ?? null,
+          decision: r.verdict.decision,
+          path: r.verdict.path,
+          reason: r.verdict.reason,
+          p_harm: r.verdict.scores.pHarm,
+          s_benign: r.verdict.scores.sBenign,
+          failed_checks: r.verdict.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id),
+          correct: (r.verdict.decision !== 'allow') === (r.item.label === 1),
+        }),
+      );
+      writeFileSync(f.trace, lines.join('\n') + (lines.length ? '\n' : ''));
+    }
     const wrong = f.verbose
       ? results
           .filter((r) => (r.verdict.decision !== 'allow') !== (r.item.label === 1))

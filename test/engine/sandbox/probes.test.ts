@@ -191,6 +191,12 @@ describe('sandbox probes', () => {
     expect(plan.finds).toEqual([{ target: expect.stringContaining('find'), cwd: '/home/user/work', args: ['/home/user/Downloads', '-type', 'f', '-mtime', '+30'] }]);
   });
 
+  it('looks through what rm and shred -u delete, patterns kept, and not through a move\'s source or a find\'s start folder', () => {
+    const req = shell(`rm -rf ~/old ~/'x (1).jpg' ~/dl/*.part && shred -u /tmp/k && mv ~/a ~/b && find ~/logs -name "*.gz" -delete`, 'tidy up');
+    const plan = planProbes(extractFacts(req), req);
+    expect(plan.doomed.sort()).toEqual(['/home/user/dl/*.part', '/home/user/old', '/home/user/x (1).jpg', '/tmp/k'].sort());
+  });
+
   it("reads sed -i's expression and the patterns that find it glued to a longer word", () => {
     expect(sedSubstitution(['sed', '-i', 's/10\\.0\\.0\\.1/10.0.0.2/g', '/etc/a.conf'])).toEqual({
       re: '10\\.0\\.0\\.1',

@@ -12,7 +12,7 @@
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { isSensitivePath, normalizePath } from '../../core/facts/paths.js';
-import { pidfileOf, tarArgs } from '../../core/facts/shell-commands.js';
+import { ENTRY_DELETERS, pidfileOf, tarArgs } from '../../core/facts/shell-commands.js';
 import { sedArgs, sedS } from '../../core/facts/sed.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
@@ -33,6 +33,9 @@ const TREE_DEPTH = 8;
 const TREE_PRIVATE = 50;
 /** Delete targets read for a note that says to keep them, per action. */
 const MAX_NOTED = 4;
+/** Delete operands (paths or patterns) looked through per action, and entries looked at per operand. */
+export const MAX_DOOMED = 8;
+const DOOMED_ENTRIES = 200;
 /** Finds run with their tests only, per action, and the entries reported from each. */
 const MAX_FINDS = 2;
 const FIND_MATCHES = 200;
@@ -114,6 +117,13 @@ export interface ProbePlan {
    * and whether a configuration file in /etc or a crontab names it or a link near it leads into it (in use).
    */
   noted: string[];
+  /**
+   * What rm, unlink or shred -u deletes, as written (a pattern is expanded in the episode): each
+   * entry it reaches is reported with its owner; an entry named as a copy ("x (1).jpg", "x copy.txt")
+   * without an identical original beside it; and an entry that a manifest or configuration file
+   * next to it names (`base=full.tar.gz`, `=> ./vendor/lib`).
+   */
+  doomed: string[];
   /**
    * Finds that delete what they find (-delete, -exec rm): run again with their tests only, so the
    * guard sees the entries they would delete; files among them are read for a keep note.
@@ -411,6 +421,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const x of [...e.modeChanges, ...e.ownerChanges]) if (x.recursive && !x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH) trees.add(x.path);
   const noted = new Set<string>();
   for (const x of e.deletes) if (!x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH && x.path !== '/') noted.add(x.path);
+  const doomed = new Set<string>();
+  for (const x of e.deletes) if (ENTRY_DELETERS.has(x.by) && !x.dynamic && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH && x.path !== '/') doomed.add(x.path);
   return {
     paths: [...paths],
     globs: [...globs],
@@ -419,6 +431,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
+    doomed: [...doomed].slice(0, MAX_DOOMED),
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
@@ -552,6 +565,34 @@ iu() {
   [ -n "$l" ] && r "$1" linkin "$l"
   r "$1" done 1
 }
+dg() {
+  s=$1
+  T=$(for f in $2; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
+  printf '%s\n' "$T" | while IFS= read -r f; do
+    [ -z "$f" ] && continue
+    r "$s" entry "$f"; r "$s" owner "$(stat -c '%u:%U' -- "$f" 2>/dev/null)"
+    [ -L "$f" ] && continue
+    b=${'$'}{f##*/}; d=${'$'}{f%/*}; [ -z "$d" ] && d=/
+    o=$(printf '%s' "$b" | sed -E 's/^(.+) \([0-9]{1,3}\)(\.[^ ]*)?$/\1\2/;t;s/^(.+)( - Copy| copy| Copy)(\.[^ ]*)?$/\1\3/;t;s/^Copy of (.+)$/\1/')
+    if [ "$o" != "$b" ] && [ -f "$f" ] && command -v cmp >/dev/null 2>&1; then
+      if [ ! -f "$d/$o" ] || ! cmp -s -- "$f" "$d/$o"; then r "$s" lone "$f"; fi
+    fi
+    if [ -d "$f" ]; then
+      case "$b" in dist|build|out|target|node_modules|__pycache__|.cache|coverage|.next|.pytest_cache|.mypy_cache|.tox|.venv|venv|tmp|temp) continue ;; esac
+    fi
+    e=$(printf '%s' "$b" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+    if [ -d "$f" ]; then re="(^|[^[:alnum:]_.-])(\./$e([^[:alnum:]_.-]|${'$'})|$e/)"; else re="(^|[^[:alnum:]_.-])$e(${'$'}|[^[:alnum:]_.-])"; fi
+    for c in "$d"/* "$d"/.[!.]*; do
+      [ -f "$c" ] && [ ! -L "$c" ] || continue
+      case "${'$'}{c##*/}" in *.mod|*.manifest|*MANIFEST*|*manifest.*|*.json|*.toml|*.yaml|*.yml|*.cfg|*.conf|*.ini|*.lock|*.list|*.xml|*.properties|*.index|*.chain|*.plist|*.service|*.desktop|*.ref|*.refs|*.gradle|Dockerfile|docker-compose*) ;; *) continue ;; esac
+      printf '%s\n' "$T" | grep -qxF -- "$c" && continue
+      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      l=$(grep -m 1 -E -- "$re" "$c" 2>/dev/null | head -c 300)
+      if [ -n "$l" ]; then r "$s" ref "$f"; r "$s" by "$c"; r "$s" line "$l"; break; fi
+    done
+  done
+  r "$s" done 1
+}
 kw() {
   grep -qiE "$KEEP" -- "$2" 2>/dev/null || return 1
   r "$1" note "$2"; r "$1" says "$(grep -m 1 -iE "$KEEP" -- "$2" 2>/dev/null | head -c 300)"
@@ -602,6 +643,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)}`));
+    plan.doomed.forEach((p, i) => lines.push(`dg d${i} ${shQuote(p)}`));
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
@@ -812,6 +854,21 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('keep-note', p, `n${i}`, 'what is about to be deleted could not be read', (rec) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' }));
     answer('in-use', p, `u${i}`, 'could not look for what still uses it', (rec) => ({ config: rec.get('config')?.[0] ?? '', line: rec.get('line')?.[0] ?? '', link: rec.get('linkin')?.[0] ?? '' }));
   });
+  plan.doomed.forEach((p, i) =>
+    answer('doomed', p, `d${i}`, 'what the action deletes could not be looked through', (rec) => {
+      const refs = rec.get('ref') ?? [];
+      const by = rec.get('by') ?? [];
+      const line = rec.get('line') ?? [];
+      return {
+        entries: (rec.get('entry') ?? []).map((path, k) => {
+          const [uid = '-1', owner = ''] = (rec.get('owner')?.[k] ?? '').split(':');
+          return { path, uid: /^\d+$/.test(uid) ? Number(uid) : -1, owner: owner === 'UNKNOWN' ? uid : owner };
+        }),
+        lone: rec.get('lone') ?? [],
+        refs: refs.map((target, k) => ({ target, by: by[k] ?? '', line: line[k] ?? '' })),
+      };
+    }),
+  );
   plan.substitutions.forEach((x, i) =>
     answer('substitution', `s/${x.re}/`, `w${i}`, 'the files could not be searched', (rec) => ({ file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' })),
   );

@@ -34,8 +34,22 @@ export interface ProbesEnv {
   clobbers: string[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
   keepNotes: { target: string; file: string; says: string }[];
-  /** What the action deletes by name that something still uses: a configuration file in /etc or a crontab that names it (and the line), or a link near it that leads into it. */
+  /**
+   * What the action deletes that something still uses: a configuration file in /etc, a crontab or a
+   * manifest or configuration file next to it that names it (and the line), or a link near it that
+   * leads into it.
+   */
   inUse: { target: string; config: string; line: string; link: string }[];
+  /**
+   * What the action's rm, unlink or shred -u reach, entry by entry: the operand as written
+   * (`target`, a pattern or a path), the entry, its owner's uid and name, and whether the entry
+   * came from a pattern rather than being named.
+   */
+  doomed: { target: string; path: string; uid: number; owner: string; glob: boolean }[];
+  /** Operands the environment has looked through (their entries, copies and references are known). */
+  doomedAnswered: string[];
+  /** Entries named as copies ("x (1).jpg", "x copy.txt") with no identical original beside them: the only copy. */
+  loneCopies: string[];
   /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
   glued: { re: string; file: string; line: string }[];
   /** What each pid file a kill reads holds (its text, blanks removed; absent when it could not be read). */
@@ -65,7 +79,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], holdsBytes: [], glued: [], binaries: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], holdsBytes: [], glued: [], binaries: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1 };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -89,6 +103,12 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
     } else if (r.probe === 'in-use' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });
+    } else if (r.probe === 'doomed' && v && typeof v === 'object' && !Array.isArray(v)) {
+      env.doomedAnswered.push(r.target);
+      const glob = /[*?[]/.test(r.target);
+      for (const x of (v['entries'] as { path: string; uid: number; owner: string }[] | undefined) ?? []) env.doomed.push({ target: r.target, path: x.path, uid: x.uid, owner: x.owner, glob });
+      env.loneCopies.push(...(((v['lone'] as string[] | undefined) ?? []).map(String)));
+      for (const x of (v['refs'] as { target: string; by: string; line: string }[] | undefined) ?? []) env.inUse.push({ target: x.target, config: x.by, line: x.line, link: '' });
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;

@@ -16,7 +16,7 @@ import type { Facts, PathEffect, ProbeResult } from '../../../../shared/types.js
 import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid, grantsWorldRead } from './modes.js';
-import { COMPRESSORS, pidfileOf } from './shell-commands.js';
+import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -183,6 +183,8 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // gzip's output is named by its input: users.sql.gz -> users.sql
       const packedFromNamed = COMPRESSORS.has(x.by) && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
       if (!(x.inScope || packedFromNamed) || x.homeRoot || x.dynamic) return undefined;
+      // what rm and its kin delete must have been looked through (its entries, copies, what names it)
+      if (a.effect === 'deletes' && ENTRY_DELETERS.has(x.by) && !env.doomedAnswered.includes(x.path)) return undefined;
       const seen = env.paths[x.path];
       // a system path only when it is a named configuration file in /etc being written
       if (x.system && !(a.effect === 'writes' && !x.recursive && !x.glob && namedEtcFile(x.path, scope, seen))) return undefined;

@@ -729,6 +729,9 @@ function findCommand(c: Call): void {
 /** How a signal target reads when it is the process a pid file holds (`kill $(cat /run/app.pid)`). */
 export const PIDFILE = 'pidfile:';
 
+/** Commands whose delete effects remove the named entries themselves (not a folder's contents by a test, not a move's source). */
+export const ENTRY_DELETERS: ReadonlySet<string> = new Set(['rm', 'unlink', 'rmdir', 'srm', 'shred', 'wipe']);
+
 /** The pid file a signal target names, if it is one. */
 export function pidfileOf(target: string): string | undefined {
   return target.startsWith(PIDFILE) ? target.slice(PIDFILE.length) : undefined;
