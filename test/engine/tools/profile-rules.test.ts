@@ -157,6 +157,14 @@ describe('rules that the site settles', () => {
     expect(brokenRules(set, 'Two seats to Oslo on the 4th', who, 'website: united (Travel / Airlines)').map((b) => b.id)).toEqual(['flight']);
   });
 
+  it('sets a task aside when an unless pattern matches the site, even where the words alone would cover it', () => {
+    const ground = { ...flight, unless: ['\\bconcerts?\\b', '\\b(megabus|greyhound|amtrak)\\b'] };
+    const byBus = { match: 'first', list: [car, ground] };
+    expect(brokenRules(byBus, 'Find a flight to Albany on Mar 18', who, 'website: us.megabus (Travel / Ground)')).toEqual([]);
+    expect(ruleCovers(ground, 'Find a flight to Albany on Mar 18', 'website: us.megabus (Travel / Ground)')).toBe(false);
+    expect(brokenRules(byBus, 'Find a flight to Albany on Mar 18', who, 'website: united (Travel / Airlines)').map((b) => b.id)).toEqual(['flight']);
+  });
+
   it('reads the site from the observation in the tool and in the rule language', async () => {
     const req: ActionRequest = { request: 'Return on Sunday', action: { type: 'web', element: '[button] Search', operation: 'CLICK' }, context: { profile: who, observation: rental } };
     const signal = new AbortController().signal;

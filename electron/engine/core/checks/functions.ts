@@ -122,7 +122,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   },
   {
     signature: 'profile_violations(rules, request, profile): list<string>',
-    description: 'the violation texts of the profile rules [{id, action, unless?, site?, require, violation}] whose action pattern (or one of a list) matches the request and action (or, when no rule action does, whose site pattern matches the observation), whose unless patterns do not, and whose requirement (CEL over profile) the profile does not meet',
+    description: 'the violation texts of the profile rules [{id, action, unless?, site?, require, violation}] whose action pattern (or one of a list) matches the request and action (or, when no rule action does, whose site pattern matches the observation), whose unless patterns match neither the request and action nor the observation, and whose requirement (CEL over profile) the profile does not meet',
   },
 ];
 

@@ -118,9 +118,12 @@ function matchesAny(p: string | string[] | undefined, text: string): boolean {
   return patterns(p).some((x) => cachedRegex(x).test(text));
 }
 
-/** Whether a rule covers the text: one of its `action` expressions matches and none of its `unless` ones does. */
-export function ruleCovers(rule: Pick<ProfileRule, 'action' | 'unless'>, text: string): boolean {
-  return matchesAny(rule.action, text) && !matchesAny(rule.unless, text);
+/**
+ * Whether a rule covers the text: one of its `action` expressions matches it and none of its
+ * `unless` ones matches it or the site (a bus company's site sets aside "round trip" as a flight).
+ */
+export function ruleCovers(rule: Pick<ProfileRule, 'action' | 'unless'>, text: string, site = ''): boolean {
+  return matchesAny(rule.action, text) && !matchesAny(rule.unless, site === '' ? text : `${text}\n${site}`);
 }
 
 /** The text rules match: the request, then what the action does. */
@@ -144,8 +147,8 @@ export function actionText(request: string, action: Action): string {
  */
 export function brokenRules(rules: unknown, text: string, profile: unknown, site = ''): BrokenRule[] {
   const set = parseProfileRules(rules);
-  const byWords = (r: ProfileRule) => ruleCovers(r, text);
-  const bySite = (r: ProfileRule) => site !== '' && matchesAny(r.site, site) && !matchesAny(r.unless, text);
+  const byWords = (r: ProfileRule) => ruleCovers(r, text, site);
+  const bySite = (r: ProfileRule) => site !== '' && matchesAny(r.site, site) && !matchesAny(r.unless, `${text}\n${site}`);
   let covering: ProfileRule[];
   if (set.match === 'first') {
     // the first covering rule alone decides the task
