@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { actionBase, extractFacts, requestScope } from '../../../electron/engine/core/facts/index.js';
 import { askedChangeReason } from '../../../electron/engine/core/facts/asked-change.js';
+import { ENTRY_DELETERS } from '../../../electron/engine/core/facts/shell-commands.js';
 import { decide, DEFAULT_GATE } from '../../../electron/engine/core/gate.js';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
 
@@ -14,9 +15,16 @@ const path = (target: string, type: string, extra: Record<string, unknown> = {})
 /** The account files show nobody holding `id` and no account of that name yet. */
 const freeId = (target: string, id: string): ProbeResult => ({ probe: 'account-id', target, ok: true, value: { id, holder: '', exists: false } });
 
-function reason(request: string, command: string, probes: ProbeResult[]): string | undefined {
+/**
+ * `probes` plus, unless `lookedThrough` is false, what the look through each rm / unlink / shred
+ * operand answers when it finds nothing of note (no copy without its original, nothing naming it).
+ */
+function reason(request: string, command: string, probes: ProbeResult[], lookedThrough = true): string | undefined {
   const req: ActionRequest = { request, action: { type: 'shell', command }, context: { user: 'root', cwd: '/root' } };
   const facts = extractFacts(req);
+  if (lookedThrough) {
+    for (const d of facts.effects.deletes) if (ENTRY_DELETERS.has(d.by)) probes = [...probes, { probe: 'doomed', target: d.path, ok: true, value: { entries: [], lone: [], refs: [] } }];
+  }
   const base = actionBase(req);
   return askedChangeReason(facts, probes, request, requestScope(req, base), base.home);
 }
@@ -27,6 +35,9 @@ describe('changes the request asked for', () => {
     expect(reason('truncate /srv/app/debug.log to zero', ': > /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only writes/);
     expect(reason('make /srv/tools/run.sh executable', 'chmod +x /srv/tools/run.sh', [path('/srv/tools/run.sh', 'file')])).toMatch(/changes the mode of/);
     expect(reason('remove the old .tmp files in /srv/work', 'rm -f /srv/work/*.tmp', [path('/srv/work', 'dir')])).toMatch(/only deletes/);
+    // what rm deletes has to have been looked through (entries, copies, what names them)
+    expect(reason('clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')], false)).toBeUndefined();
+    expect(reason('remove the old .tmp files in /srv/work', 'rm -f /srv/work/*.tmp', [path('/srv/work', 'dir'), { probe: 'doomed', target: '/srv/work/*.tmp', ok: false, error: 'no answer' }], false)).toBeUndefined();
     expect(reason('update /srv/site/www from /srv/site.tar', 'tar -xf /srv/site.tar -C /srv/site/www', [path('/srv/site.tar', 'file'), path('/srv/site/www', 'dir', { entries: 5 })])).toMatch(/only writes/);
   });
 
