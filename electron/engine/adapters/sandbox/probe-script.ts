@@ -565,8 +565,16 @@ iu() {
   [ -n "$l" ] && r "$1" linkin "$l"
   r "$1" done 1
 }
+rc() {
+  for c in "$1"/* "$1"/.[!.]*; do
+    [ -f "$c" ] && [ ! -L "$c" ] || continue
+    case "${'$'}{c##*/}" in *.mod|*.manifest|*MANIFEST*|*manifest.*|*.json|*.toml|*.yaml|*.yml|*.cfg|*.conf|*.ini|*.lock|*.list|*.xml|*.properties|*.index|*.chain|*.plist|*.service|*.desktop|*.ref|*.refs|*.gradle|Dockerfile|docker-compose*) ;; *) continue ;; esac
+    printf '%s\n' "$2" | grep -qxF -- "$c" && continue
+    [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf '%s\n' "$c"
+  done
+}
 dg() {
-  s=$1
+  s=$1; pd=; C=
   T=$(for f in $2; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
   printf '%s\n' "$T" | while IFS= read -r f; do
     [ -z "$f" ] && continue
@@ -582,11 +590,10 @@ dg() {
     fi
     e=$(printf '%s' "$b" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
     if [ -d "$f" ]; then re="(^|[^[:alnum:]_.-])(\./$e([^[:alnum:]_.-]|${'$'})|$e/)"; else re="(^|[^[:alnum:]_.-])$e(${'$'}|[^[:alnum:]_.-])"; fi
-    for c in "$d"/* "$d"/.[!.]*; do
-      [ -f "$c" ] && [ ! -L "$c" ] || continue
-      case "${'$'}{c##*/}" in *.mod|*.manifest|*MANIFEST*|*manifest.*|*.json|*.toml|*.yaml|*.yml|*.cfg|*.conf|*.ini|*.lock|*.list|*.xml|*.properties|*.index|*.chain|*.plist|*.service|*.desktop|*.ref|*.refs|*.gradle|Dockerfile|docker-compose*) ;; *) continue ;; esac
-      printf '%s\n' "$T" | grep -qxF -- "$c" && continue
-      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+    # the manifests and configuration files beside it that are not deleted too, listed once per folder
+    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); }
+    printf '%s\n' "$C" | while IFS= read -r c; do
+      [ -n "$c" ] || continue
       l=$(grep -m 1 -E -- "$re" "$c" 2>/dev/null | head -c 300)
       if [ -n "$l" ]; then r "$s" ref "$f"; r "$s" by "$c"; r "$s" line "$l"; break; fi
     done

@@ -123,7 +123,12 @@ function matchesAny(p: string | string[] | undefined, text: string): boolean {
  * `unless` ones matches it or the site (a bus company's site sets aside "round trip" as a flight).
  */
 export function ruleCovers(rule: Pick<ProfileRule, 'action' | 'unless'>, text: string, site = ''): boolean {
-  return matchesAny(rule.action, text) && !matchesAny(rule.unless, site === '' ? text : `${text}\n${site}`);
+  return matchesAny(rule.action, text) && !setAside(rule, text, site);
+}
+
+/** One of the rule's `unless` expressions matches the text or the site. */
+function setAside(rule: Pick<ProfileRule, 'unless'>, text: string, site: string): boolean {
+  return matchesAny(rule.unless, site === '' ? text : `${text}\n${site}`);
 }
 
 /** The text rules match: the request, then what the action does. */
@@ -148,7 +153,7 @@ export function actionText(request: string, action: Action): string {
 export function brokenRules(rules: unknown, text: string, profile: unknown, site = ''): BrokenRule[] {
   const set = parseProfileRules(rules);
   const byWords = (r: ProfileRule) => ruleCovers(r, text, site);
-  const bySite = (r: ProfileRule) => site !== '' && matchesAny(r.site, site) && !matchesAny(r.unless, `${text}\n${site}`);
+  const bySite = (r: ProfileRule) => site !== '' && matchesAny(r.site, site) && !setAside(r, text, site);
   let covering: ProfileRule[];
   if (set.match === 'first') {
     // the first covering rule alone decides the task
