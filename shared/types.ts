@@ -283,6 +283,48 @@ export interface ProbeResult {
   error?: string;
 }
 
+/** One entry as a rehearsal saw it. */
+export interface RehearsedEntry {
+  type: string;
+  /** Permission bits, four octal digits. */
+  mode: string;
+  uid: number;
+  size: number;
+  links: number;
+}
+
+/**
+ * One change a rehearsed command made: an entry `deleted`, `created`, `replaced` (by another
+ * type or another link), a file `rewritten` (its bytes changed), `grown` (longer, old bytes not
+ * kept as they were) or `appended` (old bytes kept), its `mode` or its `owner` changed.
+ */
+export interface RehearsedChange {
+  path: string;
+  change: 'deleted' | 'created' | 'replaced' | 'rewritten' | 'grown' | 'appended' | 'mode' | 'owner';
+  before?: RehearsedEntry;
+  after?: RehearsedEntry;
+}
+
+/** What running the command in a throwaway twin of the environment did. */
+export interface RehearsalReport {
+  command: string;
+  user: string;
+  /** Where the command ran. */
+  cwd: string;
+  changes: RehearsedChange[];
+  /** Changes past the reported ones. */
+  omitted: number;
+  /** Files holding a secret (a private key, a password or token with a value) that every account can now read and could not before. */
+  exposed: string[];
+  /** Processes running before that were gone after (not a passing child of a loop). */
+  killed: { pid: string; args: string }[];
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Why the rehearsal could not be read; the guard then does not allow. */
+  error?: string;
+}
+
 /** The guard's answer for one action, with its provenance. */
 export interface Verdict {
   id: string;

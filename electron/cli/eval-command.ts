@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { EngineError } from '../../shared/errors.js';
-import type { EvalCase } from '../../shared/types.js';
+import type { EvalCase, Verdict } from '../../shared/types.js';
 import { openEngine } from '../engine/create-engine.js';
 import { readCaseFile, runEval, takeSplit, withGuardRequest, type CaseFile, type Split } from '../engine/eval/run-eval.js';
 import { DEFAULT_POLICY_FILES, loadBenchmark, type BenchmarkName } from '../engine/eval/adapters/index.js';
@@ -146,6 +146,7 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
           s_benign: r.verdict.scores.sBenign,
           failed_checks: r.verdict.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id),
           correct: right(r),
+          ...rehearsalOf(r.verdict),
         }),
       );
       writeFileSync(f.trace, lines.join('\n') + (lines.length ? '\n' : ''));
@@ -186,4 +187,12 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
     await sandbox?.closeAll();
     await engine.close();
   }
+}
+
+/** What a verdict's rehearsal found, for a trace line (nothing when none ran). */
+function rehearsalOf(v: Verdict): { rehearsal?: { unnamed: string[]; kills: string[]; failed: string; ms: number } } {
+  const p = v.probes.find((x) => x.probe === 'rehearsal');
+  const value = p?.value as { durationMs?: number; reading?: { unnamed: string[]; kills: string[]; failed: string } } | undefined;
+  if (!value?.reading) return {};
+  return { rehearsal: { ...value.reading, ms: Math.round(value.durationMs ?? 0) } };
 }

@@ -31,6 +31,7 @@ import { decide, type GateConfig, type GateOutcome, type Precedent, type RuleSig
 import { BenignIndex } from './core/benign-index.js';
 import { actionBase, extractFacts, requestScope, scriptRunReason } from './core/facts/index.js';
 import { askedChangeReason } from './core/facts/asked-change.js';
+import { rehearsalProbe } from './core/facts/rehearsal.js';
 import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory, type CheckEnvInput } from './core/checks/index.js';
 import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
 import { dot } from './core/tree/memory-tree.js';
@@ -373,10 +374,11 @@ export class Engine {
     }
     const env: CheckEnvInput = { facts, request: req, context: req.context ?? {}, probes, policy: this.policyData(facts) };
     const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved' && !this.policyOfCheck.has(c.id));
-    const generalResults = [...runChecks(
+    const runGeneral = (): CheckResult[] => [...runChecks(
       general.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),
       env,
     ), ...this.runPolicyChecks(env)];
+    const generalResults = runGeneral();
     const x = await xPromise;
     const [scored] = await this.deps.projector.score([x]);
     const pHarm = scored!.pHarm;
@@ -410,14 +412,25 @@ export class Engine {
     if (exact) precedent = { label: exact.label, similarity: 1, failedChecks: exact.failedChecks, reason: exact.reason, sameCommand: true };
 
     const retrievedOnly = this.checks.filter((c) => c.enabled && c.scope === 'retrieved' && checkIds.has(c.id) && !this.policyOfCheck.has(c.id));
-    const byId = new Map<string, CheckResult>();
-    const retrievedResults = retrievedOnly.length > 0 ? runChecks(retrievedOnly.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })), env) : [];
-    for (const r of [...generalResults, ...retrievedResults]) byId.set(r.id, r);
-    let checks: CheckResult[] = this.checks.flatMap((c) => byId.get(c.id) ?? []);
+    const allResults = (first: CheckResult[]): CheckResult[] => {
+      const byId = new Map<string, CheckResult>();
+      const retrievedResults = retrievedOnly.length > 0 ? runChecks(retrievedOnly.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })), env) : [];
+      for (const r of [...first, ...retrievedResults]) byId.set(r.id, r);
+      return this.checks.flatMap((c) => byId.get(c.id) ?? []);
+    };
+    let checks = allResults(generalResults);
 
     const decideOn = (cs: CheckResult[]): GateOutcome =>
       this.applyPolicies(decide({ facts, checks: cs, pHarm, sBenign, ...(precedent ? { precedent } : {}), ...(rule ? { rule } : {}) }, gate), facts, cs);
     let outcome = decideOn(checks);
+    // before a shell command that would be allowed (or that the judge may allow) changes anything,
+    // it runs once in a throwaway twin of the environment; what it really did is then checked too
+    const mayAllow = outcome.kind === 'final' ? outcome.decision === 'allow' : !!this.deps.judge;
+    if (mayAllow && prober?.rehearse && req.action.type === 'shell' && !facts.inert && !facts.parseError) {
+      probes.push(rehearsalProbe(await prober.rehearse(req, signal), req));
+      checks = allResults(runGeneral());
+      outcome = decideOn(checks);
+    }
     const meter = new LlmMeter();
     let llmRecord: Omit<VerdictLlm, 'usage'> = {};
     // AGrail: with a model, the Analyzer and the Executor adapt this action's checks when a guard

@@ -2,7 +2,7 @@
  * Ports: the roles the engine needs from the outside world. Adapters (one folder per outside
  * thing under adapters/) implement them; create-engine.ts wires one adapter to each port.
  */
-import type { Decision, ProbeResult, RetrievedRule, CheckResult, ActionRequest, Facts, LlmUsage } from '../../shared/types.js';
+import type { Decision, ProbeResult, RetrievedRule, CheckResult, ActionRequest, Facts, LlmUsage, RehearsalReport } from '../../shared/types.js';
 
 export type { LlmUsage };
 
@@ -51,6 +51,11 @@ export interface Judge {
 export interface Prober {
   /** Run the probes a set of facts needs; never mutates the environment. */
   probe(facts: Facts, request: ActionRequest, signal: AbortSignal): Promise<ProbeResult[]>;
+  /**
+   * Runs the action's command once in a throwaway twin of the environment and reports what it
+   * changed; the environment itself is not touched. Optional: probers without a twin leave it out.
+   */
+  rehearse?(request: ActionRequest, signal: AbortSignal): Promise<RehearsalReport>;
 }
 
 /** Milliseconds since the epoch; injected so tests control time. */

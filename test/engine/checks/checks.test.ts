@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadBuiltinChecks } from '../../../electron/engine/checks-file.js';
 import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile } from '../../../electron/engine/core/checks/index.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import type { Action, ActionRequest, Check, CheckResult, ProbeResult } from '../../../shared/types.js';
+import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport, RehearsedChange } from '../../../shared/types.js';
+import { readRehearsal, rehearsalProbe } from '../../../electron/engine/core/facts/rehearsal.js';
 import { BENIGN, HARMFUL } from './builtin-cases.js';
 
 const builtin = loadBuiltinChecks().map((c) => ({ check: c, compiled: compileCheck(c) }));
@@ -280,5 +281,62 @@ describe('availability and memory', () => {
   it('asks before a core dump even when the request wants one', () => {
     expect(failing('dump the memory of the server process 4242 with gcore', 'gcore 4242', 'soft')).toContain('process-memory-dump-asked');
     expect(failing('dump the memory of the server process 4242 with gcore', 'gcore 4242')).not.toContain('process-memory-dump');
+  });
+});
+
+describe('checks that read a rehearsal', () => {
+  const report = (changes: RehearsedChange[], extra: Partial<RehearsalReport> = {}): RehearsalReport => ({
+    command: 'rm -rf ~/cache/*',
+    user: 'user',
+    cwd: '/home/user',
+    changes,
+    omitted: 0,
+    killed: [],
+    exposed: [],
+    exitCode: 0,
+    timedOut: false,
+    durationMs: 300,
+    ...extra,
+  });
+  const file = (size: number) => ({ type: 'file', mode: '0644', uid: 1000, size, links: 1 });
+  const req: ActionRequest = { request: 'empty my cache folder ~/cache', action: { type: 'shell', command: 'rm -rf ~/cache/*' }, context: { user: 'user' } };
+  const soft = (r: RehearsalReport): string[] =>
+    runChecks(builtin, { facts: extractFacts(req), request: req, context: req.context!, probes: [rehearsalProbe(r, req)] })
+      .filter((c) => c.status === 'fail' && c.id.startsWith('rehearsal-'))
+      .map((c) => c.id);
+
+  it('passes when what the command changed is what it names, and fails when it reached another place', () => {
+    expect(soft(report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }]))).toEqual([]);
+    const through = report([{ path: '/home/user/Photos/a.jpg', change: 'deleted', before: file(3) }]);
+    expect(readRehearsal(through, req).unnamed).toEqual(['deleted /home/user/Photos/a.jpg']);
+    expect(soft(through)).toEqual(['rehearsal-reached-unnamed']);
+  });
+
+  it('counts only changes that lose or expose something: not creating, appending, or deleting an empty file', () => {
+    const harmless = report([
+      { path: '/home/user/new.txt', change: 'created', after: file(5) },
+      { path: '/home/user/log.txt', change: 'appended', before: file(5), after: file(9) },
+      { path: '/home/user/empty.lock', change: 'deleted', before: file(0) },
+    ]);
+    expect(readRehearsal(harmless, req).unnamed).toEqual([]);
+    expect(readRehearsal(report([{ path: '/home/user/log.txt', change: 'grown', before: file(5), after: file(9) }]), req).unnamed).toEqual(['grown /home/user/log.txt']);
+  });
+
+  it('asks about a stopped process only when its command line names something the request and command do not', () => {
+    const stopped = (args: string) => readRehearsal(report([], { killed: [{ pid: '12', args }] }), req).kills;
+    expect(stopped('sh /srv/db/serve.sh')).toEqual(['12 sh /srv/db/serve.sh']);
+    expect(stopped('sleep 3600')).toEqual([]);
+    expect(stopped('sh /srv/cache/cleaner.sh')).toEqual([]);
+  });
+
+  it('reads a secret left readable in a shared place, but not one written into the own home', () => {
+    expect(soft(report([], { exposed: ['/tmp/proj/.env'] }))).toEqual(['rehearsal-exposed-secret']);
+    expect(soft(report([], { exposed: ['/home/user/.apptoken'] }))).toEqual([]);
+    const opened = report([{ path: '/home/user/.apptoken', change: 'mode', before: { ...file(9), mode: '0600' }, after: file(9) }], { exposed: ['/home/user/.apptoken'] });
+    expect(soft(opened)).toContain('rehearsal-exposed-secret');
+  });
+
+  it('fails closed: a rehearsal that could not be read is a failing check, not a pass', () => {
+    expect(soft(report([], { error: 'the file listing did not complete' }))).toEqual(['rehearsal-unreadable']);
   });
 });

@@ -307,7 +307,7 @@ export class DockerSandbox {
     }
     started ??= await this.startContainer(opts.readonlyRoot === true);
     const { container, name } = started;
-    const episode = new Episode(this, container, name, user, opts.timeoutMs ?? 10_000);
+    const episode = new Episode(this, container, name, user, opts.timeoutMs ?? 10_000, opts.setup);
     this.episodes.add(episode);
     if (opts.setup?.trim()) {
       try {
@@ -475,6 +475,8 @@ export class Episode {
   setup: ExecResult | undefined;
   private endedBecause: string | undefined;
   private closing: Promise<void> | undefined;
+  /** The commands run in the episode since its setup (the gated runs, not the probes): what a twin replays. */
+  private readonly history: { command: string; user: SandboxUser; cwd?: string }[] = [];
 
   /** @internal created by DockerSandbox.openEpisode */
   constructor(
@@ -486,7 +488,33 @@ export class Episode {
     readonly user: SandboxUser,
     /** Default time-out of commands. */
     readonly timeoutMs: number,
+    /** The setup script the episode began with. */
+    private readonly setupScript?: string,
   ) {}
+
+  /** Notes a command that ran in the episode and may have changed it, for twins to replay. */
+  remember(command: string, user: SandboxUser, cwd?: string): void {
+    this.history.push({ command, user, ...(cwd ? { cwd } : {}) });
+  }
+
+  /**
+   * A new episode in the same state as far as files go: a fresh container given the same setup
+   * and the same commands since. Processes the setup started run again; processes later commands
+   * left running are started again only as far as replaying those commands starts them.
+   */
+  async twin(): Promise<Episode> {
+    const twin = await this.sandbox.openEpisode({ user: this.user, timeoutMs: this.timeoutMs, ...(this.setupScript !== undefined ? { setup: this.setupScript } : {}) });
+    try {
+      for (const h of this.history) {
+        const cd = h.cwd ? `cd -- '${h.cwd.replace(/'/g, `'\\''`)}' || exit 125\n` : '';
+        await twin.exec(cd + h.command, { user: h.user });
+      }
+    } catch (e) {
+      await twin.close();
+      throw e;
+    }
+    return twin;
+  }
 
   /** Container id. */
   get id(): string {

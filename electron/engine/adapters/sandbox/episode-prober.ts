@@ -2,17 +2,20 @@
  * The Prober port on a live sandbox episode: one batched, read-only script run as the action's
  * identity (and a second pass as root only for what that identity could not see).
  */
-import type { ActionRequest, Facts, ProbeResult } from '../../../../shared/types.js';
+import type { ActionRequest, Facts, ProbeResult, RehearsalReport } from '../../../../shared/types.js';
 import { toErrorInfo } from '../../../../shared/errors.js';
 import type { Prober } from '../../ports.js';
 import { probesEnv, type ProbesEnv } from '../../core/checks/probes-env.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { parseProbeOutput, planProbes, probeResults, probeScript, type ProbePlan } from './probe-script.js';
+import { rehearse } from './rehearsal.js';
 
 /** Options of an episode prober. */
 export interface EpisodeProberOptions {
   /** Time-out of each probe pass (default 5 s). */
   timeoutMs?: number;
+  /** Time the command gets in a rehearsal (default 4 s). */
+  rehearsalMs?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -70,6 +73,14 @@ export class EpisodeProber implements Prober {
     } catch (e) {
       return failAll(plan, toErrorInfo(e).message);
     }
+  }
+
+  /** Runs the command in a twin of this episode, as the identity and in the folder it would run in. */
+  rehearse(request: ActionRequest, signal: AbortSignal): Promise<RehearsalReport> {
+    const command = request.action.type === 'shell' ? request.action.command : '';
+    const asked = request.context?.user;
+    const user: SandboxUser = asked === 'root' || asked === 'user' ? asked : this.episode.user;
+    return rehearse(this.episode, command, user, { timeoutMs: this.opts.rehearsalMs ?? 4000, signal, ...(request.context?.cwd ? { cwd: request.context.cwd } : {}) });
   }
 }
 

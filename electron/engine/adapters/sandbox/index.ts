@@ -10,4 +10,6 @@ export type { EpisodeProberOptions } from './episode-prober.js';
 export { findTests, planProbes, probeScript, parseProbeOutput, probeResults, sedSubstitution, shQuote } from './probe-script.js';
 export type { Destination, FindProbe, PathInfo, ProbePlan, Substitution } from './probe-script.js';
 export { runInEpisode } from './run.js';
+export { rehearse } from './rehearsal.js';
+export type { RehearseOptions } from './rehearsal.js';
 export type { RunOptions, Transcript } from './run.js';

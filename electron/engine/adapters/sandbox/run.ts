@@ -47,6 +47,7 @@ export async function runInEpisode(episode: Episode, command: string, user: Sand
   const marker = `warden-census-${randomUUID()}`;
   try {
     const r = await episode.exec(wrap(command, opts.cwd, marker), { user, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    episode.remember(command, user, opts.cwd);
     const census = takeCensus(r.stderr, marker);
     const t: Transcript = { command, user, stdout: r.stdout, stderr: census.stderr, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, truncated: r.truncated };
     if (census.lingering !== undefined) t.lingering = census.lingering;

@@ -1,0 +1,220 @@
+/**
+ * A rehearsal: the proposed command runs once in a throwaway twin of the episode (a fresh
+ * container given the same setup and the same earlier commands), and what it changed is read off
+ * the file system and the process table before and after. The episode itself is never touched.
+ *
+ * The twin is a sibling container, not a snapshot: /home/user, /tmp and /var/tmp are tmpfs
+ * mounts, which an engine-side commit would not carry. Replaying the setup and the commands the
+ * episode ran gives the same files; processes the setup started are started again.
+ */
+import { randomUUID } from 'node:crypto';
+import { toErrorInfo } from '../../../../shared/errors.js';
+import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../../shared/types.js';
+import type { Episode, SandboxUser } from './docker-sandbox.js';
+import { shQuote } from './probe-script.js';
+
+/** Options of one rehearsal. */
+export interface RehearseOptions {
+  /** Time the command gets in the twin (default 4 s); a command still running then is stopped and what it did so far is read. */
+  timeoutMs?: number;
+  /** Working directory of the command (default the identity's home). */
+  cwd?: string;
+  signal?: AbortSignal;
+}
+
+/** Files hashed for content comparison; larger ones are compared by size and times. */
+const HASH_LIMIT_KB = 1024;
+/** Most changes reported; the count of the rest is kept. */
+const MAX_CHANGES = 200;
+
+/**
+ * The manifest of the whole tree but the kernel's views: one `stat` line per entry, then md5
+ * sums of small regular files, then each process's command line. Names with a line break cannot
+ * be told apart in this listing; they are left out (and counted) rather than misread.
+ */
+function manifestScript(marker: string): string {
+  const prune = `\\( -path /proc -o -path /sys -o -path /dev \\) -prune -o`;
+  return [
+    `echo ${marker}-stat`,
+    `find / ${prune} -exec stat -c '%i|%h|%f|%u|%s|%Y|%n' {} + 2>/dev/null`,
+    `echo ${marker}-md5`,
+    `find / ${prune} -type f -size -${HASH_LIMIT_KB}k -exec md5sum {} + 2>/dev/null`,
+    `echo ${marker}-proc`,
+    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; [ -n "$c" ] && printf '%s|%s|%s\\n' "\${p#/proc/}" "$2" "$c"; done`,
+    `echo ${marker}-end`,
+  ].join('\n');
+}
+
+/** One parsed manifest. */
+interface Manifest {
+  entries: Map<string, RehearsedEntry & { inode: string; mtime: number }>;
+  hashes: Map<string, string>;
+  /** pid -> parent pid and command line. */
+  procs: Map<string, { ppid: string; args: string }>;
+}
+
+const TYPE_OF: Record<number, string> = { 0o140000: 'socket', 0o120000: 'link', 0o100000: 'file', 0o060000: 'block', 0o040000: 'dir', 0o020000: 'char', 0o010000: 'fifo' };
+
+/** Parses a manifest; throws when its sections are not all there (the command may have tampered with the tools). */
+function parseManifest(out: string, marker: string): Manifest {
+  const m: Manifest = { entries: new Map(), hashes: new Map(), procs: new Map() };
+  let section = '';
+  let ended = false;
+  for (const line of out.split('\n')) {
+    if (line.startsWith(`${marker}-`)) {
+      section = line.slice(marker.length + 1);
+      if (section === 'end') ended = true;
+      continue;
+    }
+    if (section === 'stat') {
+      const f = line.split('|');
+      if (f.length < 7) continue;
+      const raw = parseInt(f[2]!, 16);
+      const name = f.slice(6).join('|');
+      m.entries.set(name, {
+        inode: f[0]!,
+        links: Number(f[1]),
+        type: TYPE_OF[raw & 0o170000] ?? 'other',
+        mode: (raw & 0o7777).toString(8).padStart(4, '0'),
+        uid: Number(f[3]),
+        size: Number(f[4]),
+        mtime: Number(f[5]),
+      });
+    } else if (section === 'md5') {
+      const at = line.indexOf('  ');
+      if (at === 32) m.hashes.set(line.slice(34), line.slice(0, 32));
+    } else if (section === 'proc') {
+      const [pid, ppid, ...rest] = line.split('|');
+      if (pid && ppid && rest.length > 0) m.procs.set(pid, { ppid, args: rest.join('|').trim() });
+    }
+  }
+  if (!ended || m.entries.size === 0) throw new Error('the file listing did not complete');
+  return m;
+}
+
+/** Strips the bookkeeping fields an entry carries only for comparison. */
+function shown(e: RehearsedEntry & { inode?: string; mtime?: number }): RehearsedEntry {
+  return { type: e.type, mode: e.mode, uid: e.uid, size: e.size, links: e.links };
+}
+
+/** What changed between two manifests, pre-existing entries first. */
+export function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedChange[]; killed: { pid: string; args: string }[] } {
+  const changes: RehearsedChange[] = [];
+  for (const [path, b] of before.entries) {
+    const a = after.entries.get(path);
+    if (!a) {
+      changes.push({ path, change: 'deleted', before: shown(b) });
+      continue;
+    }
+    if (a.type !== b.type) {
+      changes.push({ path, change: 'replaced', before: shown(b), after: shown(a) });
+      continue;
+    }
+    if (b.type === 'file') {
+      const hb = before.hashes.get(path);
+      const ha = after.hashes.get(path);
+      const content = hb !== undefined && ha !== undefined ? hb !== ha : a.size !== b.size || a.mtime !== b.mtime;
+      if (content) changes.push({ path, change: a.size > b.size ? 'grown' : 'rewritten', before: shown(b), after: shown(a) });
+    } else if (b.type === 'link' && a.inode !== b.inode) {
+      changes.push({ path, change: 'replaced', before: shown(b), after: shown(a) });
+    }
+    if (a.mode !== b.mode) changes.push({ path, change: 'mode', before: shown(b), after: shown(a) });
+    if (a.uid !== b.uid) changes.push({ path, change: 'owner', before: shown(b), after: shown(a) });
+  }
+  for (const [path, a] of after.entries) if (!before.entries.has(path)) changes.push({ path, change: 'created', after: shown(a) });
+  const killed: { pid: string; args: string }[] = [];
+  // a process that ended while its parent (other than init) lives on is a loop's passing child
+  // (a `sleep` between polls), not one the command stopped
+  for (const [pid, p] of before.procs) if (!after.procs.has(pid) && (p.ppid === '1' || p.ppid === '0' || !after.procs.has(p.ppid))) killed.push({ pid, args: p.args });
+  return { changes, killed };
+}
+
+/**
+ * Whether a file that grew kept its old bytes as they were (an append), by hashing the first
+ * `size` bytes of each such file in the twin after the command.
+ */
+async function appendsOnly(twin: Episode, grown: RehearsedChange[], before: Manifest, signal: AbortSignal | undefined): Promise<Set<string>> {
+  const known = grown.filter((c) => before.hashes.has(c.path) && (c.before?.size ?? 0) > 0).slice(0, 50);
+  if (known.length === 0) return new Set();
+  const script = known.map((c, i) => `printf 'h${i} '; head -c ${String(c.before!.size)} ${shQuote(c.path)} 2>/dev/null | md5sum`).join('\n');
+  const r = await twin.exec(script, { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
+  const out = new Set<string>();
+  for (const line of r.stdout.split('\n')) {
+    const m = /^h(\d+) ([0-9a-f]{32})/.exec(line);
+    const c = m ? known[Number(m[1])] : undefined;
+    if (c && m && before.hashes.get(c.path) === m[2]) out.add(c.path);
+  }
+  return out;
+}
+
+/** Lines that hold a secret: a private key, or a password, token or key given a value. */
+const SECRET_LINE = String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----|(pass(word|wd)?|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)[A-Za-z_]*[[:space:]]*[:=][[:space:]]*[^[:space:]]|AKIA[0-9A-Z]{16}`;
+
+/** Whether every folder above `path` lets other accounts through (mode o+x), as the listing after shows. */
+function reachable(path: string, after: Manifest): boolean {
+  for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) {
+    const dir = after.entries.get(path.slice(0, at));
+    if (!dir || (parseInt(dir.mode, 8) & 0o001) === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Files the command left readable by every account (and reachable by them) that were not so
+ * before, and that hold a secret: found by a grep over those files in the twin.
+ */
+async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
+  const opened = changes.filter((c) => {
+    const a = c.after;
+    if (!a || a.type !== 'file' || a.size === 0 || (parseInt(a.mode, 8) & 0o004) === 0) return false;
+    if (c.change === 'mode') return c.before !== undefined && (parseInt(c.before.mode, 8) & 0o004) === 0;
+    return c.change === 'created' || c.change === 'rewritten' || c.change === 'grown' || c.change === 'replaced';
+  });
+  const paths = [...new Set(opened.map((c) => c.path))].filter((p) => reachable(p, after)).slice(0, 100);
+  if (paths.length === 0) return [];
+  const r = await twin.exec(`grep -ilE -- ${shQuote(SECRET_LINE)} ${paths.map(shQuote).join(' ')} 2>/dev/null; true`, { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
+  const said = new Set(r.stdout.split('\n'));
+  return paths.filter((p) => said.has(p));
+}
+
+/**
+ * Rehearses `command` as `user` in a twin of `episode` and reports what it changed. Never
+ * throws: a failure comes back as `error` (and the guard, reading it, does not allow).
+ */
+export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
+  const t0 = performance.now();
+  const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], omitted: 0 };
+  let twin: Episode | undefined;
+  try {
+    twin = await episode.twin();
+    const marker = `warden-manifest-${randomUUID()}`;
+    const sig = opts.signal ? { signal: opts.signal } : {};
+    const first = await twin.exec(manifestScript(marker), { user: 'root', timeoutMs: 10_000, maxOutputBytes: 8 * 1024 * 1024, ...sig });
+    if (first.error) throw new Error(`the first listing failed: ${first.error}`);
+    const before = parseManifest(first.stdout, marker);
+    const run = await twin.exec(`cd -- ${shQuote(cwd)} || exit 125\n${command}`, { user, timeoutMs: opts.timeoutMs ?? 4000, ...sig });
+    if (twin.ended) throw new Error(`the twin ended during the command: ${twin.ended}`);
+    const second = await twin.exec(manifestScript(marker), { user: 'root', timeoutMs: 10_000, maxOutputBytes: 8 * 1024 * 1024, ...sig });
+    if (second.error) throw new Error(`the second listing failed: ${second.error}`);
+    const after = parseManifest(second.stdout, marker);
+    const { changes, killed } = diffManifests(before, after);
+    const appended = await appendsOnly(twin, changes.filter((c) => c.change === 'grown'), before, opts.signal);
+    for (const c of changes) if (c.change === 'grown' && appended.has(c.path)) c.change = 'appended';
+    const exposed = await exposedSecrets(twin, changes, after, opts.signal);
+    return {
+      ...base,
+      exposed,
+      changes: changes.slice(0, MAX_CHANGES),
+      omitted: Math.max(0, changes.length - MAX_CHANGES),
+      killed: killed.filter((k) => k.pid !== '1'),
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      durationMs: performance.now() - t0,
+    };
+  } catch (e) {
+    return { ...base, exitCode: null, timedOut: false, durationMs: performance.now() - t0, error: toErrorInfo(e).message };
+  } finally {
+    await twin?.close();
+  }
+}

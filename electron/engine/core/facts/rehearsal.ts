@@ -1,0 +1,113 @@
+/**
+ * Reading a rehearsal (the command run once in a throwaway twin of the environment): which of
+ * the things it destroyed or changed neither the command nor the request names, and which
+ * running processes it stopped that neither names. A symlinked folder emptied through its link,
+ * a hard-linked file truncated under another name, a script that deletes more than its name says,
+ * a pid file that holds another program's pid: each shows here as a change to an unnamed place,
+ * whatever the trick was.
+ */
+import picomatch from 'picomatch';
+import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
+import { actionBase, extractFacts } from './index.js';
+
+/** What the checks read from a rehearsal. */
+export interface RehearsalReading {
+  /** Destructive changes to places neither the command nor the request names, as `change path`. */
+  unnamed: string[];
+  /** Processes stopped whose command line has distinctive words, none of them in the command or the request. */
+  kills: string[];
+  /** Files holding a secret that every account can now read and could not before. */
+  exposed: string[];
+  /** Why the rehearsal could not be read; empty when it could. */
+  failed: string;
+}
+
+/** Changes that lose or expose something that was there; creating and appending lose nothing. */
+function destructive(c: RehearsedChange): boolean {
+  switch (c.change) {
+    case 'deleted':
+      // a directory's entries are listed one by one; an empty file or folder held nothing
+      return c.before?.type !== 'dir' && !(c.before?.type === 'file' && c.before.size === 0);
+    case 'rewritten':
+    case 'grown':
+      return (c.before?.size ?? 0) > 0;
+    case 'replaced':
+    case 'mode':
+    case 'owner':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Account databases an account editor rewrites (with their backups), and where crontab keeps tables. */
+const ACCOUNT_FILES = /^\/etc\/(passwd|shadow|group|gshadow|subuid|subgid)-?$/;
+const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
+
+/** Words too common in command lines and requests to tie a process to either. */
+const COMMON = new Set(['the', 'and', 'for', 'bin', 'usr', 'sbin', 'local', 'home', 'user', 'root', 'tmp', 'var', 'opt', 'srv', 'run', 'dev', 'null', 'sleep', 'while', 'done', 'true', 'exec', 'nohup', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'bash', 'its', 'this', 'that', 'with', 'from', 'into', 'kill', 'pkill', 'killall', 'stop', 'cat', 'pid']);
+
+function wordsOf(text: string): Set<string> {
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length >= 3 && !COMMON.has(w) && !/^\d+$/.test(w)),
+  );
+}
+
+/** A test of whether a path is, or lies under, one named path (a pattern as the shell reads it). */
+function namedTest(named: string): (p: string) => boolean {
+  if (/[*?[]/.test(named)) {
+    const m = picomatch([named, `${named}/**`], { dot: true });
+    return (p) => m(p);
+  }
+  const dir = named.endsWith('/') ? named : `${named}/`;
+  return (p) => p === named || p.startsWith(dir);
+}
+
+/** The facts of the action as it ran in the rehearsal's working folder. */
+function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
+  const base = actionBase(req);
+  return base.cwd === cwd ? extractFacts(req) : extractFacts({ ...req, context: { ...(req.context ?? {}), cwd } });
+}
+
+/** Reads a rehearsal report against what the command and the request name. */
+export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
+  if (report.error) return { unnamed: [], kills: [], exposed: [], failed: report.error };
+  const facts = factsWhereItRan(req, report.cwd);
+  const e = facts.effects;
+  const named = [...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => x.path);
+  named.push(...facts.requestPaths);
+  const tests = named.map(namedTest);
+  const editsAccounts = e.privilege.length > 0;
+  const crontab = facts.commands.some((c) => c.name === 'crontab');
+  const unnamed: string[] = [];
+  for (const c of report.changes) {
+    if (!destructive(c)) continue;
+    if (tests.some((t) => t(c.path))) continue;
+    if (editsAccounts && ACCOUNT_FILES.test(c.path)) continue;
+    if (crontab && CRON_SPOOL.test(c.path)) continue;
+    unnamed.push(`${c.change} ${c.path}`);
+  }
+  const said = wordsOf(`${req.request ?? ''} ${report.command}`);
+  // a process whose command line says nothing distinctive (`sleep 3600`) is not evidence either way
+  const kills = report.killed
+    .filter((k) => {
+      const own = [...wordsOf(k.args)];
+      return own.length > 0 && !own.some((w) => said.has(w));
+    })
+    .map((k) => `${k.pid} ${k.args}`);
+  // a secret written into the acting account's own home is that account's choice of place; one
+  // opened there by a mode change, or left in a shared place, is not
+  const home = `${actionBase(req).home}/`;
+  const opened = new Set(report.changes.filter((c) => c.change === 'mode').map((c) => c.path));
+  const exposed = report.exposed.filter((p) => opened.has(p) || !p.startsWith(home));
+  return { unnamed, kills, exposed, failed: '' };
+}
+
+/** The rehearsal as a probe result, with its reading, for the verdict's record and the checks. */
+export function rehearsalProbe(report: RehearsalReport, req: ActionRequest): ProbeResult {
+  const reading = readRehearsal(report, req);
+  return { probe: 'rehearsal', target: report.command, ok: true, value: { ...report, reading } };
+}
