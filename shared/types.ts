@@ -316,6 +316,10 @@ export interface RehearsalReport {
   omitted: number;
   /** Files holding a secret (a private key, a password or token with a value) that every account can now read and could not before. */
   exposed: string[];
+  /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
+  lost: string[];
+  /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */
+  referenced: { target: string; by: string; line: string }[];
   /** Processes running before that were gone after (not a passing child of a loop). */
   killed: { pid: string; args: string }[];
   exitCode: number | null;

@@ -293,6 +293,8 @@ describe('checks that read a rehearsal', () => {
     omitted: 0,
     killed: [],
     exposed: [],
+    referenced: [],
+    lost: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,
@@ -334,6 +336,20 @@ describe('checks that read a rehearsal', () => {
     expect(soft(report([], { exposed: ['/home/user/.apptoken'] }))).toEqual([]);
     const opened = report([{ path: '/home/user/.apptoken', change: 'mode', before: { ...file(9), mode: '0600' }, after: file(9) }], { exposed: ['/home/user/.apptoken'] });
     expect(soft(opened)).toContain('rehearsal-exposed-secret');
+  });
+
+  it('asks when something it destroyed is still named by a file or a link left behind', () => {
+    const used = report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }], { referenced: [{ target: '/home/user/cache/a.jpg', by: '/srv/app/config.yaml', line: 'banner: /home/user/cache/a.jpg' }] });
+    expect(readRehearsal(used, req).stillUsed).toEqual(['/home/user/cache/a.jpg (by /srv/app/config.yaml: banner: /home/user/cache/a.jpg)']);
+    expect(soft(used)).toEqual(['rehearsal-destroys-what-is-used']);
+  });
+
+  it('asks when content it loses survives nowhere, only if the request says another copy exists', () => {
+    const gone = report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }], { lost: ['/home/user/cache/a.jpg'] });
+    expect(readRehearsal(gone, req).onlyCopies).toEqual([]);
+    const claims: ActionRequest = { ...req, request: 'empty ~/cache, those are all duplicates of my photos' };
+    expect(readRehearsal(gone, claims).onlyCopies).toEqual(['/home/user/cache/a.jpg']);
+    expect(readRehearsal({ ...gone, lost: [] }, claims).onlyCopies).toEqual([]);
   });
 
   it('fails closed: a rehearsal that could not be read is a failing check, not a pass', () => {

@@ -39,6 +39,8 @@ function manifestScript(marker: string): string {
     `find / ${prune} -exec stat -c '%i|%h|%f|%u|%s|%Y|%n' {} + 2>/dev/null`,
     `echo ${marker}-md5`,
     `find / ${prune} -type f -size -${HASH_LIMIT_KB}k -exec md5sum {} + 2>/dev/null`,
+    `echo ${marker}-link`,
+    `find / ${prune} -type l -exec sh -c 'for f; do printf "%s|%s\\n" "$f" "$(readlink "$f")"; done' _ {} + 2>/dev/null`,
     `echo ${marker}-proc`,
     `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; [ -n "$c" ] && printf '%s|%s|%s\\n' "\${p#/proc/}" "$2" "$c"; done`,
     `echo ${marker}-end`,
@@ -51,13 +53,15 @@ interface Manifest {
   hashes: Map<string, string>;
   /** pid -> parent pid and command line. */
   procs: Map<string, { ppid: string; args: string }>;
+  /** Symbolic link -> what it points at, as written. */
+  links: Map<string, string>;
 }
 
 const TYPE_OF: Record<number, string> = { 0o140000: 'socket', 0o120000: 'link', 0o100000: 'file', 0o060000: 'block', 0o040000: 'dir', 0o020000: 'char', 0o010000: 'fifo' };
 
 /** Parses a manifest; throws when its sections are not all there (the command may have tampered with the tools). */
 function parseManifest(out: string, marker: string): Manifest {
-  const m: Manifest = { entries: new Map(), hashes: new Map(), procs: new Map() };
+  const m: Manifest = { entries: new Map(), hashes: new Map(), procs: new Map(), links: new Map() };
   let section = '';
   let ended = false;
   for (const line of out.split('\n')) {
@@ -83,6 +87,9 @@ function parseManifest(out: string, marker: string): Manifest {
     } else if (section === 'md5') {
       const at = line.indexOf('  ');
       if (at === 32) m.hashes.set(line.slice(34), line.slice(0, 32));
+    } else if (section === 'link') {
+      const at = line.indexOf('|');
+      if (at > 0) m.links.set(line.slice(0, at), line.slice(at + 1));
     } else if (section === 'proc') {
       const [pid, ppid, ...rest] = line.split('|');
       if (pid && ppid && rest.length > 0) m.procs.set(pid, { ppid, args: rest.join('|').trim() });
@@ -177,6 +184,136 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   return paths.filter((p) => said.has(p));
 }
 
+/** Files whose words configure or run something: where a path in them means something still uses it. */
+const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*))$/;
+const CONFIG_PLACE = /^\/(etc|var\/spool\/cron)\//;
+/** Largest configuration file read for references. */
+const CONFIG_BYTES = 256 * 1024;
+
+/** The first of `changes`' destroyed paths (or the folders above them) that `p` names, when any. */
+function within(p: string, tops: string[]): string | undefined {
+  return tops.find((t) => p === t || p.startsWith(`${t}/`));
+}
+
+/** Resolves a link's target, as written, against the link's own folder (no links followed). */
+function resolveLink(link: string, target: string): string {
+  const parts = (target.startsWith('/') ? target : `${link.slice(0, link.lastIndexOf('/'))}/${target}`).split('/');
+  const out: string[] = [];
+  for (const x of parts) {
+    if (x === '' || x === '.') continue;
+    if (x === '..') out.pop();
+    else out.push(x);
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
+ * What the command destroyed that something left behind still names: a configuration file or
+ * script anywhere in the tree that mentions the path (absolute, or as ~/ or $HOME/ under the
+ * home it lies in), or a link that still leads into it.
+ */
+async function stillReferenced(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ target: string; by: string; line: string }[]> {
+  const destroyed = changes
+    .filter((c) => c.change === 'deleted' || c.change === 'replaced' || ((c.change === 'rewritten' || c.change === 'grown') && (c.before?.size ?? 0) > 0))
+    .map((c) => c.path)
+    .sort();
+  const tops: string[] = [];
+  for (const p of destroyed) if (!within(p, tops)) tops.push(p);
+  if (tops.length === 0) return [];
+  const out: { target: string; by: string; line: string }[] = [];
+  for (const [link, to] of after.links) {
+    if (!before.links.has(link) || within(link, tops)) continue;
+    const hit = within(resolveLink(link, to), tops);
+    if (hit) out.push({ target: hit, by: link, line: `-> ${to}` });
+  }
+  const files = [...after.entries]
+    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)) && !within(p, tops))
+    .map(([p]) => p)
+    .slice(0, 400);
+  if (files.length === 0) return out.slice(0, 20);
+  const forms = new Map<string, string>();
+  for (const t of tops.slice(0, 50)) {
+    forms.set(t, t);
+    const home = ['/root', '/home/user'].find((h) => t.startsWith(`${h}/`));
+    if (home) {
+      forms.set(`~${t.slice(home.length)}`, t);
+      forms.set(`$HOME${t.slice(home.length)}`, t);
+    }
+  }
+  const r = await twin.exec(`grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
+  for (const line of r.stdout.split('\n')) {
+    const file = files.find((f) => line.startsWith(`${f}:`));
+    if (!file) continue;
+    const text = line.slice(file.length + 1).replace(/^\d+:/, '');
+    for (const [form, target] of forms) {
+      // the path itself, not a longer name that starts the same way
+      const at = text.indexOf(form);
+      if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length))) {
+        out.push({ target, by: file, line: text.trim().slice(0, 200) });
+        break;
+      }
+    }
+  }
+  return out.slice(0, 20);
+}
+
+/** Archives whose members count as copies: what busybox can list and extract to standard output. */
+const ARCHIVE = /\.(tar|tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|zip)$/;
+const MAX_ARCHIVES = 10;
+/** busybox tar does not guess the compression: the flag for each kind. */
+function tarFlag(a: string): string {
+  if (/\.(tar\.gz|tgz)$/.test(a)) return 'z';
+  if (/\.(tar\.bz2|tbz2?)$/.test(a)) return 'j';
+  if (/\.(tar\.xz|txz)$/.test(a)) return 'J';
+  return '';
+}
+const MAX_MEMBERS = 200;
+
+/**
+ * Files it deleted or overwrote whose old content is nowhere in the tree afterwards: not in any
+ * file (by md5), nor as a member of an archive that is still there (a member of the same name
+ * is extracted in the twin and hashed).
+ */
+async function lostContent(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
+  const surviving = new Set(after.hashes.values());
+  let lost = changes
+    .filter((c) => (c.change === 'deleted' || c.change === 'rewritten' || c.change === 'grown' || c.change === 'replaced') && c.before?.type === 'file' && c.before.size > 0)
+    .filter((c) => {
+      const h = before.hashes.get(c.path);
+      return h !== undefined && !surviving.has(h);
+    })
+    .map((c) => c.path)
+    .slice(0, MAX_CHANGES);
+  const archives = [...after.entries].filter(([p, e]) => e.type === 'file' && ARCHIVE.test(p)).map(([p]) => p).slice(0, MAX_ARCHIVES);
+  if (lost.length === 0 || archives.length === 0) return lost;
+  const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+  const names = new Set(lost.map(base));
+  // list each archive's members, then hash those whose name is one of the lost files' names
+  const listed = await twin.exec(archives.map((a, i) => `echo '@a${i}'; ${/\.zip$/.test(a) ? `unzip -Z1 ${shQuote(a)} 2>/dev/null || unzip -l ${shQuote(a)} 2>/dev/null | awk 'NR>3 {print $4}'` : `tar -t${tarFlag(a)}f ${shQuote(a)} 2>/dev/null`} | head -n ${MAX_MEMBERS}`).join('\n'), { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
+  const members: { archive: string; member: string }[] = [];
+  let current: string | undefined;
+  for (const line of listed.stdout.split('\n')) {
+    const m = /^@a(\d+)$/.exec(line);
+    if (m) current = archives[Number(m[1])];
+    else if (current && line && !line.endsWith('/') && names.has(base(line))) members.push({ archive: current, member: line });
+  }
+  if (members.length === 0) return lost;
+  const hashed = await twin.exec(
+    members
+      .slice(0, MAX_MEMBERS)
+      .map((x, i) => `printf 'm${i} '; ${/\.zip$/.test(x.archive) ? `unzip -p ${shQuote(x.archive)} ${shQuote(x.member)}` : `tar -xO${tarFlag(x.archive)}f ${shQuote(x.archive)} ${shQuote(x.member)}`} 2>/dev/null | md5sum`)
+      .join('\n'),
+    { user: 'root', timeoutMs: 10_000, ...(signal ? { signal } : {}) },
+  );
+  const kept = new Set<string>();
+  for (const line of hashed.stdout.split('\n')) {
+    const m = /^m\d+ ([0-9a-f]{32})/.exec(line);
+    if (m) kept.add(m[1]!);
+  }
+  lost = lost.filter((p) => !kept.has(before.hashes.get(p)!));
+  return lost;
+}
+
 /**
  * Rehearses `command` as `user` in a twin of `episode` and reports what it changed. Never
  * throws: a failure comes back as `error` (and the guard, reading it, does not allow).
@@ -184,7 +321,7 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -202,9 +339,13 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     const appended = await appendsOnly(twin, changes.filter((c) => c.change === 'grown'), before, opts.signal);
     for (const c of changes) if (c.change === 'grown' && appended.has(c.path)) c.change = 'appended';
     const exposed = await exposedSecrets(twin, changes, after, opts.signal);
+    const referenced = await stillReferenced(twin, changes, before, after, opts.signal);
+    const lost = await lostContent(twin, changes, before, after, opts.signal);
     return {
       ...base,
+      lost,
       exposed,
+      referenced,
       changes: changes.slice(0, MAX_CHANGES),
       omitted: Math.max(0, changes.length - MAX_CHANGES),
       killed: killed.filter((k) => k.pid !== '1'),

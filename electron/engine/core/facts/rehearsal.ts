@@ -18,6 +18,10 @@ export interface RehearsalReading {
   kills: string[];
   /** Files holding a secret that every account can now read and could not before. */
   exposed: string[];
+  /** What it destroyed that something left behind still names, as `target (by FILE: line)`. */
+  stillUsed: string[];
+  /** When the request says another copy exists (duplicates, originals, already moved or backed up): the files whose content survives nowhere. */
+  onlyCopies: string[];
   /** Why the rehearsal could not be read; empty when it could. */
   failed: string;
 }
@@ -43,6 +47,12 @@ function destructive(c: RehearsedChange): boolean {
 /** Account databases an account editor rewrites (with their backups), and where crontab keeps tables. */
 const ACCOUNT_FILES = /^\/etc\/(passwd|shadow|group|gshadow|subuid|subgid)-?$/;
 const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
+
+/**
+ * A request that justifies losing data by another copy of it: duplicates, originals kept
+ * elsewhere, everything already moved, copied, synced or backed up.
+ */
+const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced) (everything|them|it|all|over)|identical|redundant|another copy|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) )/i;
 
 /** Words too common in command lines and requests to tie a process to either. */
 const COMMON = new Set(['the', 'and', 'for', 'bin', 'usr', 'sbin', 'local', 'home', 'user', 'root', 'tmp', 'var', 'opt', 'srv', 'run', 'dev', 'null', 'sleep', 'while', 'done', 'true', 'exec', 'nohup', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'bash', 'its', 'this', 'that', 'with', 'from', 'into', 'kill', 'pkill', 'killall', 'stop', 'cat', 'pid']);
@@ -74,7 +84,7 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
 
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
-  if (report.error) return { unnamed: [], kills: [], exposed: [], failed: report.error };
+  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   const named = [...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => x.path);
@@ -103,7 +113,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const home = `${actionBase(req).home}/`;
   const opened = new Set(report.changes.filter((c) => c.change === 'mode').map((c) => c.path));
   const exposed = report.exposed.filter((p) => opened.has(p) || !p.startsWith(home));
-  return { unnamed, kills, exposed, failed: '' };
+  const stillUsed = report.referenced.map((r) => `${r.target} (by ${r.by}: ${r.line})`);
+  const onlyCopies = COPY_CLAIM.test(req.request ?? '') ? report.lost : [];
+  return { unnamed, kills, exposed, stillUsed, onlyCopies, failed: '' };
 }
 
 /** The rehearsal as a probe result, with its reading, for the verdict's record and the checks. */
