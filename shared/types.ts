@@ -301,6 +301,8 @@ export interface RehearsedEntry {
 export interface RehearsedChange {
   path: string;
   change: 'deleted' | 'created' | 'replaced' | 'rewritten' | 'grown' | 'appended' | 'mode' | 'owner';
+  /** For an append: the file's old last line had no line break, so the first appended line joined it. */
+  joinsLastLine?: boolean;
   before?: RehearsedEntry;
   after?: RehearsedEntry;
 }
@@ -316,6 +318,8 @@ export interface RehearsalReport {
   omitted: number;
   /** Files holding a secret (a private key, a password or token with a value) that every account can now read and could not before. */
   exposed: string[];
+  /** JSON, JSON-lines and YAML files that parsed before the command and do not after it. */
+  broken: string[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
   /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */

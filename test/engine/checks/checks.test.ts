@@ -295,6 +295,7 @@ describe('checks that read a rehearsal', () => {
     exposed: [],
     referenced: [],
     lost: [],
+    broken: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,
@@ -350,6 +351,34 @@ describe('checks that read a rehearsal', () => {
     const claims: ActionRequest = { ...req, request: 'empty ~/cache, those are all duplicates of my photos' };
     expect(readRehearsal(gone, claims).onlyCopies).toEqual(['/home/user/cache/a.jpg']);
     expect(readRehearsal({ ...gone, lost: [] }, claims).onlyCopies).toEqual([]);
+  });
+
+  it('asks when a move or copy loses content, unless the request also asks to delete', () => {
+    const moved = report([{ path: '/home/user/thesis/ch1.tex', change: 'deleted', before: file(30) }], { lost: ['/home/user/thesis/ch1.tex'] });
+    const move = (request: string): string[] => readRehearsal(moved, { ...req, request }).onlyCopies;
+    expect(move('move my thesis folder into /srv/scratch')).toEqual(['/home/user/thesis/ch1.tex']);
+    expect(move('move the good chapters to /srv/keep and delete the rest')).toEqual([]);
+  });
+
+  it('reads a JSON or YAML file that stops parsing, and an append glued onto a last line, as damage', () => {
+    const r = report([{ path: '/srv/app/app.conf', change: 'appended', before: file(10), after: file(20), joinsLastLine: true }, { path: '/srv/app/log.txt', change: 'appended', before: file(10), after: file(20) }], { broken: ['/srv/app/users.jsonl'] });
+    expect(readRehearsal(r, req).corrupted).toEqual(['/srv/app/users.jsonl no longer parses', '/srv/app/app.conf: the appended text joins its last line']);
+    expect(soft(r)).toEqual(['rehearsal-corrupts-file']);
+  });
+
+  it('asks about a stopped process whose program lives outside the folder the request locates the meant one in', () => {
+    const staging: ActionRequest = { request: 'the importer I started from /srv/staging is hung, kill it', action: { type: 'shell', command: 'killall importer' }, context: { user: 'root' } };
+    const both = report([], { killed: [{ pid: '20', args: '/bin/sh /srv/staging/importer' }, { pid: '18', args: '/bin/sh /srv/prod/importer' }] });
+    expect(readRehearsal(both, staging).kills).toEqual(['18 /bin/sh /srv/prod/importer']);
+    expect(readRehearsal({ ...both, killed: [both.killed[0]!] }, staging).kills).toEqual([]);
+  });
+
+  it("counts build output in the folder of a script the request names as the script's to change", () => {
+    const script: ActionRequest = { request: 'run the clean target of ~/proj/build.sh', action: { type: 'shell', command: 'sh ~/proj/build.sh clean' }, context: { user: 'user' } };
+    const clean = report([{ path: '/home/user/proj/out/app.bin', change: 'deleted', before: file(9) }], { command: 'sh ~/proj/build.sh clean' });
+    expect(readRehearsal(clean, script).unnamed).toEqual([]);
+    const wider = report([{ path: '/home/user/proj/src/main.c', change: 'deleted', before: file(9) }], { command: 'sh ~/proj/build.sh clean' });
+    expect(readRehearsal(wider, script).unnamed).toEqual(['deleted /home/user/proj/src/main.c']);
   });
 
   it('fails closed: a rehearsal that could not be read is a failing check, not a pass', () => {

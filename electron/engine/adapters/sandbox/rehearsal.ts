@@ -11,15 +11,33 @@ import { randomUUID } from 'node:crypto';
 import { toErrorInfo } from '../../../../shared/errors.js';
 import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../../shared/types.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
+import { parseAllDocuments } from 'yaml';
 import { shQuote } from './probe-script.js';
 
 /** Options of one rehearsal. */
 export interface RehearseOptions {
   /** Time the command gets in the twin (default 4 s); a command still running then is stopped and what it did so far is read. */
   timeoutMs?: number;
+  /** When programs were already running in the twin, how long they get to act on the command's result before the second listing (default 1.2 s). */
+  settleMs?: number;
   /** Working directory of the command (default the identity's home). */
   cwd?: string;
   signal?: AbortSignal;
+}
+
+function settle(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('aborted while waiting for running programs'));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = (): void => {
+      clearTimeout(t);
+      reject(new Error('aborted while waiting for running programs'));
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 }
 
 /** Files hashed for content comparison; larger ones are compared by size and times. */
@@ -140,16 +158,22 @@ export function diffManifests(before: Manifest, after: Manifest): { changes: Reh
  * Whether a file that grew kept its old bytes as they were (an append), by hashing the first
  * `size` bytes of each such file in the twin after the command.
  */
-async function appendsOnly(twin: Episode, grown: RehearsedChange[], before: Manifest, signal: AbortSignal | undefined): Promise<Set<string>> {
+async function appendsOnly(twin: Episode, grown: RehearsedChange[], before: Manifest, signal: AbortSignal | undefined): Promise<Map<string, { joins: boolean }>> {
   const known = grown.filter((c) => before.hashes.has(c.path) && (c.before?.size ?? 0) > 0).slice(0, 50);
-  if (known.length === 0) return new Set();
-  const script = known.map((c, i) => `printf 'h${i} '; head -c ${String(c.before!.size)} ${shQuote(c.path)} 2>/dev/null | md5sum`).join('\n');
+  if (known.length === 0) return new Map();
+  // the old bytes' hash, and the old last byte (an append after a last line with no line break joins that line)
+  const script = known.map((c, i) => `printf 'h${i} '; head -c ${String(c.before!.size)} ${shQuote(c.path)} 2>/dev/null | md5sum; printf 'e${i} '; head -c ${String(c.before!.size)} ${shQuote(c.path)} 2>/dev/null | tail -c 1 | od -An -tx1`).join('\n');
   const r = await twin.exec(script, { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
-  const out = new Set<string>();
+  const out = new Map<string, { joins: boolean }>();
+  const last = new Map<number, string>();
+  for (const line of r.stdout.split('\n')) {
+    const e = /^e(\d+)\s+([0-9a-f]{2})/.exec(line);
+    if (e) last.set(Number(e[1]), e[2]!);
+  }
   for (const line of r.stdout.split('\n')) {
     const m = /^h(\d+) ([0-9a-f]{32})/.exec(line);
     const c = m ? known[Number(m[1])] : undefined;
-    if (c && m && before.hashes.get(c.path) === m[2]) out.add(c.path);
+    if (c && m && before.hashes.get(c.path) === m[2]) out.set(c.path, { joins: last.get(Number(m[1])) !== '0a' });
   }
   return out;
 }
@@ -314,6 +338,52 @@ async function lostContent(twin: Episode, changes: RehearsedChange[], before: Ma
   return lost;
 }
 
+/** Files whose format can be checked by parsing: JSON, JSON lines and YAML. */
+const STRUCTURED = /\.(json|jsonl|ndjson|ya?ml)$/;
+const STRUCTURED_BYTES = 256 * 1024;
+
+/** Whether a text parses in the format its name says (JSON lines: every line, or the whole as one JSON text). */
+function parses(path: string, text: string): boolean {
+  try {
+    if (/\.ya?ml$/.test(path)) {
+      parseAllDocuments(text).forEach((d) => {
+        if (d.errors.length > 0) throw d.errors[0];
+      });
+      return true;
+    }
+    if (/\.(jsonl|ndjson)$/.test(path)) {
+      try {
+        JSON.parse(text);
+        return true;
+      } catch {
+        for (const line of text.split('\n')) if (line.trim() !== '') JSON.parse(line);
+        return true;
+      }
+    }
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Structured files (JSON, JSON lines, YAML) the command changed that parsed before (read in the
+ * untouched episode) and no longer parse (read in the twin).
+ */
+async function brokenFormats(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<string[]> {
+  const edited = changes
+    .filter((c) => (c.change === 'rewritten' || c.change === 'grown' || c.change === 'appended') && STRUCTURED.test(c.path) && (c.before?.size ?? 0) > 0 && (c.before?.size ?? 0) <= STRUCTURED_BYTES && (c.after?.size ?? 0) <= STRUCTURED_BYTES)
+    .map((c) => c.path)
+    .slice(0, 20);
+  if (edited.length === 0) return [];
+  const sig = signal ? { signal } : {};
+  const read = async (ep: Episode, p: string) => (await ep.exec(`cat -- ${shQuote(p)}`, { user: 'root', timeoutMs: 5000, maxOutputBytes: STRUCTURED_BYTES + 1024, ...sig })).stdout;
+  const out: string[] = [];
+  for (const p of edited) if (parses(p, await read(episode, p)) && !parses(p, await read(twin, p))) out.push(p);
+  return out;
+}
+
 /**
  * Rehearses `command` as `user` in a twin of `episode` and reports what it changed. Never
  * throws: a failure comes back as `error` (and the guard, reading it, does not allow).
@@ -321,7 +391,7 @@ async function lostContent(twin: Episode, changes: RehearsedChange[], before: Ma
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -332,18 +402,28 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     const before = parseManifest(first.stdout, marker);
     const run = await twin.exec(`cd -- ${shQuote(cwd)} || exit 125\n${command}`, { user, timeoutMs: opts.timeoutMs ?? 4000, ...sig });
     if (twin.ended) throw new Error(`the twin ended during the command: ${twin.ended}`);
+    // programs already running (a janitor, a sync daemon) may act on what the command left:
+    // give them a moment before looking
+    if ([...before.procs.keys()].some((pid) => pid !== '1')) await settle(opts.settleMs ?? 1200, opts.signal);
     const second = await twin.exec(manifestScript(marker), { user: 'root', timeoutMs: 10_000, maxOutputBytes: 8 * 1024 * 1024, ...sig });
     if (second.error) throw new Error(`the second listing failed: ${second.error}`);
     const after = parseManifest(second.stdout, marker);
     const { changes, killed } = diffManifests(before, after);
     const appended = await appendsOnly(twin, changes.filter((c) => c.change === 'grown'), before, opts.signal);
-    for (const c of changes) if (c.change === 'grown' && appended.has(c.path)) c.change = 'appended';
+    for (const c of changes) {
+      const a = c.change === 'grown' ? appended.get(c.path) : undefined;
+      if (!a) continue;
+      c.change = 'appended';
+      if (a.joins) c.joinsLastLine = true;
+    }
     const exposed = await exposedSecrets(twin, changes, after, opts.signal);
     const referenced = await stillReferenced(twin, changes, before, after, opts.signal);
     const lost = await lostContent(twin, changes, before, after, opts.signal);
+    const broken = await brokenFormats(episode, twin, changes, opts.signal);
     return {
       ...base,
       lost,
+      broken,
       exposed,
       referenced,
       changes: changes.slice(0, MAX_CHANGES),

@@ -8,7 +8,7 @@
  */
 import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
-import { actionBase, extractFacts } from './index.js';
+import { actionBase, extractFacts, isScratchPath } from './index.js';
 
 /** What the checks read from a rehearsal. */
 export interface RehearsalReading {
@@ -20,8 +20,13 @@ export interface RehearsalReading {
   exposed: string[];
   /** What it destroyed that something left behind still names, as `target (by FILE: line)`. */
   stillUsed: string[];
-  /** When the request says another copy exists (duplicates, originals, already moved or backed up): the files whose content survives nowhere. */
+  /**
+   * When the request says another copy exists (duplicates, originals, already moved or backed
+   * up), or asks only to move or rename: the files whose content survives nowhere.
+   */
   onlyCopies: string[];
+  /** Files left damaged: a JSON or YAML file that no longer parses, or an append glued onto a last line that had no line break. */
+  corrupted: string[];
   /** Why the rehearsal could not be read; empty when it could. */
   failed: string;
 }
@@ -54,6 +59,14 @@ const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
  */
 const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced) (everything|them|it|all|over)|identical|redundant|another copy|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) )/i;
 
+/**
+ * A request to move or rename, and one that also asks to delete or replace something (restoring
+ * a file from a copy replaces what is there).
+ */
+const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate)\b/i;
+const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean)\b/i;
+const REPLACE_ASK = /\b(restore|put back|replace|overwrite|revert|roll ?back|reset)\b/i;
+
 /** Words too common in command lines and requests to tie a process to either. */
 const COMMON = new Set(['the', 'and', 'for', 'bin', 'usr', 'sbin', 'local', 'home', 'user', 'root', 'tmp', 'var', 'opt', 'srv', 'run', 'dev', 'null', 'sleep', 'while', 'done', 'true', 'exec', 'nohup', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'bash', 'its', 'this', 'that', 'with', 'from', 'into', 'kill', 'pkill', 'killall', 'stop', 'cat', 'pid']);
 
@@ -84,12 +97,16 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
 
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
-  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], failed: report.error };
+  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   const named = [...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => x.path);
   named.push(...facts.requestPaths);
   const tests = named.map(namedTest);
+  // build output and caches in the folder of what the request names (a project script's clean
+  // target, a tool's cache) come with working there
+  const folders = facts.requestPaths.map((p) => p.slice(0, p.lastIndexOf('/'))).filter((d) => d.split('/').length > 2);
+  tests.push((p) => isScratchPath(p) && folders.some((d) => p.startsWith(`${d}/`)));
   const editsAccounts = e.privilege.length > 0;
   const crontab = facts.commands.some((c) => c.name === 'crontab');
   const unnamed: string[] = [];
@@ -102,20 +119,34 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   }
   const said = wordsOf(`${req.request ?? ''} ${report.command}`);
   // a process whose command line says nothing distinctive (`sleep 3600`) is not evidence either way
-  const kills = report.killed
-    .filter((k) => {
-      const own = [...wordsOf(k.args)];
-      return own.length > 0 && !own.some((w) => said.has(w));
-    })
-    .map((k) => `${k.pid} ${k.args}`);
+  const unsaid = report.killed.filter((k) => {
+    const own = [...wordsOf(k.args)];
+    return own.length > 0 && !own.some((w) => said.has(w));
+  });
+  // when the request locates the process it means (a folder its program lives in) and the
+  // command also stopped one whose program lives elsewhere, that one was not meant
+  const located = (k: { args: string }): boolean | undefined => {
+    const paths = k.args.split(/\s+/).filter((a) => a.startsWith('/'));
+    if (paths.length === 0) return undefined;
+    return paths.some((a) => facts.requestPaths.some((r) => a === r || a.startsWith(`${r}/`)));
+  };
+  const placed = report.killed.some((k) => located(k) === true);
+  const astray = placed ? report.killed.filter((k) => located(k) === false && !unsaid.includes(k)) : [];
+  const kills = [...unsaid, ...astray].map((k) => `${k.pid} ${k.args}`);
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
   const home = `${actionBase(req).home}/`;
   const opened = new Set(report.changes.filter((c) => c.change === 'mode').map((c) => c.path));
   const exposed = report.exposed.filter((p) => opened.has(p) || !p.startsWith(home));
   const stillUsed = report.referenced.map((r) => `${r.target} (by ${r.by}: ${r.line})`);
-  const onlyCopies = COPY_CLAIM.test(req.request ?? '') ? report.lost : [];
-  return { unnamed, kills, exposed, stillUsed, onlyCopies, failed: '' };
+  const ask = req.request ?? '';
+  // a move or a copy should lose nothing; a request that says another copy exists vouches for it
+  const onlyCopies = !REPLACE_ASK.test(ask) && (COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))) ? report.lost : [];
+  const corrupted = [
+    ...report.broken.map((p) => `${p} no longer parses`),
+    ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
+  ];
+  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, failed: '' };
 }
 
 /** The rehearsal as a probe result, with its reading, for the verdict's record and the checks. */
