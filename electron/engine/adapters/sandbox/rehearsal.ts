@@ -58,7 +58,8 @@ function manifestScript(marker: string): string {
     `echo ${marker}-md5`,
     `find / ${prune} -type f -size -${HASH_LIMIT_KB}k -exec md5sum {} + 2>/dev/null`,
     `echo ${marker}-link`,
-    `find / ${prune} -type l -exec sh -c 'for f; do printf "%s|%s\\n" "$f" "$(readlink "$f")"; done' _ {} + 2>/dev/null`,
+    // links as ls -l shows them ("... /path -> target"), leaving out the tool links of the bin folders
+    `find / ${prune.replace('-path /dev', '-path /dev -o -path /bin -o -path /sbin -o -path /usr/bin -o -path /usr/sbin')} -type l -exec ls -l {} + 2>/dev/null`,
     `echo ${marker}-proc`,
     `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; [ -n "$c" ] && printf '%s|%s|%s\\n' "\${p#/proc/}" "$2" "$c"; done`,
     `echo ${marker}-end`,
@@ -106,8 +107,9 @@ function parseManifest(out: string, marker: string): Manifest {
       const at = line.indexOf('  ');
       if (at === 32) m.hashes.set(line.slice(34), line.slice(0, 32));
     } else if (section === 'link') {
-      const at = line.indexOf('|');
-      if (at > 0) m.links.set(line.slice(0, at), line.slice(at + 1));
+      const from = line.indexOf(' /');
+      const arrow = line.indexOf(' -> ', from);
+      if (from > 0 && arrow > from) m.links.set(line.slice(from + 1, arrow), line.slice(arrow + 4));
     } else if (section === 'proc') {
       const [pid, ppid, ...rest] = line.split('|');
       if (pid && ppid && rest.length > 0) m.procs.set(pid, { ppid, args: rest.join('|').trim() });
@@ -416,10 +418,13 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       c.change = 'appended';
       if (a.joins) c.joinsLastLine = true;
     }
-    const exposed = await exposedSecrets(twin, changes, after, opts.signal);
-    const referenced = await stillReferenced(twin, changes, before, after, opts.signal);
-    const lost = await lostContent(twin, changes, before, after, opts.signal);
-    const broken = await brokenFormats(episode, twin, changes, opts.signal);
+    // independent reads of the twin (and of the untouched episode): side by side
+    const [exposed, referenced, lost, broken] = await Promise.all([
+      exposedSecrets(twin, changes, after, opts.signal),
+      stillReferenced(twin, changes, before, after, opts.signal),
+      lostContent(twin, changes, before, after, opts.signal),
+      brokenFormats(episode, twin, changes, opts.signal),
+    ]);
     return {
       ...base,
       lost,
