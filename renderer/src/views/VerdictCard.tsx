@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import type { Verdict } from '../../../shared/types.js';
 import { useWarden } from '../store/use-warden.js';
-import { actionText, score, when } from './format.js';
+import { actionText, rehearsalView, score, when } from './format.js';
 
 /** Everything recorded about one verdict: request, action, facts, scores, rules, checks, probes. */
 export function VerdictCard({ v, testId }: { v: Verdict; testId?: string }) {
   const failed = v.checks.filter((c) => c.status === 'fail' || c.status === 'error');
+  const rehearsal = rehearsalView(v);
   const e = v.facts.effects;
   const effects = [
     ...e.deletes.map((p) => `deletes ${p.path}`),
@@ -105,6 +106,26 @@ export function VerdictCard({ v, testId }: { v: Verdict; testId?: string }) {
           ))}
         </ul>
       </details>
+      {rehearsal ? (
+        <details open={rehearsal.findings.length > 0} data-testid="rehearsal">
+          <summary>
+            Rehearsal in a throwaway twin ({rehearsal.findings.length ? `${rehearsal.findings.length} finding${rehearsal.findings.length > 1 ? 's' : ''}` : 'nothing of note'}, {rehearsal.ms} ms)
+          </summary>
+          <ul>
+            {rehearsal.findings.map((f, i) => (
+              <li key={`f${i}`}>
+                <strong>{f}</strong>
+              </li>
+            ))}
+            {rehearsal.changes.map((c, i) => (
+              <li key={`c${i}`}>
+                <code>{c}</code>
+              </li>
+            ))}
+          </ul>
+          {rehearsal.created ? <p className="muted small">and {rehearsal.created} created</p> : null}
+        </details>
+      ) : null}
       {v.probes.length ? (
         <details>
           <summary>Probes ({v.probes.length})</summary>
