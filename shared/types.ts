@@ -149,6 +149,11 @@ export interface Facts {
    * environment that shows no link leading elsewhere, saying why.
    */
   askedChange?: string;
+  /**
+   * Set when a rehearsal in a twin of the live environment showed the action changing only what
+   * the request names, losing, exposing and stopping nothing else, saying why.
+   */
+  rehearsedChange?: string;
 }
 
 /** How strongly a failing check weighs: hard blocks outright, soft sends to judge or human. */

@@ -60,6 +60,11 @@ const configSchema = z
       .strict()
       .optional(),
     verdictTimeoutMs: z.number().int().positive().default(10_000),
+    /**
+     * Let a clean rehearsal allow an action that only the learned prior holds back (no check
+     * fails): off by default, see the README's figures.
+     */
+    rehearsalClears: z.boolean().default(false),
     /** Tree insertion: information-gain threshold for a split and the out-of-distribution floor. */
     tree: z.object({ theta: z.number().default(0.3), oodFloor: z.number().default(0.5) }).default({ theta: 0.3, oodFloor: 0.5 }),
   })

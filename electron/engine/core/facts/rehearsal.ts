@@ -9,6 +9,7 @@
 import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
 import { actionBase, extractFacts, isScratchPath } from './index.js';
+import { persistencePlace, privilegePlace } from './paths.js';
 
 /** What the checks read from a rehearsal. */
 export interface RehearsalReading {
@@ -27,6 +28,11 @@ export interface RehearsalReading {
   onlyCopies: string[];
   /** Files left damaged: a JSON or YAML file that no longer parses, or an append glued onto a last line that had no line break. */
   corrupted: string[];
+  /**
+   * Entries it left writable by every account (a folder without the sticky bit, or a file)
+   * outside the shared scratch places, which it created or whose mode it changed unasked.
+   */
+  openToAll: string[];
   /** Why the rehearsal could not be read; empty when it could. */
   failed: string;
 }
@@ -97,7 +103,7 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
 
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
-  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], failed: report.error };
+  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   const named = [...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => x.path);
@@ -146,7 +152,49 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...report.broken.map((p) => `${p} no longer parses`),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
   ];
-  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, failed: '' };
+  const openToAll = report.changes
+    .filter((c) => {
+      const a = c.after;
+      if (!a || (a.type !== 'file' && a.type !== 'dir') || /^\/(tmp|var\/tmp|dev\/shm)(\/|$)/.test(c.path)) return false;
+      const mode = parseInt(a.mode, 8);
+      if ((mode & 0o002) === 0 || (a.type === 'dir' && (mode & 0o1000) !== 0)) return false;
+      return c.change === 'created' || (c.change === 'mode' && !tests.some((t) => t(c.path)));
+    })
+    .map((c) => `${c.path} (${c.after!.mode})`);
+  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, failed: '' };
+}
+
+/** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
+const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-exec']);
+
+/**
+ * Whether a rehearsal shows the command changing only what the request names: it ran to the end
+ * (exit 0, in time, every change listed), none of the readings found anything, every change that
+ * loses or exposes something lies in a place the request names, nothing it created or appended
+ * to is a place that runs things later or grants privilege, and nothing it left carries a setuid
+ * or setgid bit. Facts that no rehearsal can see (network use, persistence, privilege changes,
+ * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. Returns the reason, or
+ * undefined.
+ */
+export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest): string | undefined {
+  if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
+  const r = readRehearsal(report, req);
+  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length > 0) return undefined;
+  const facts = factsWhereItRan(req, report.cwd);
+  const e = facts.effects;
+  if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
+  const asked = facts.requestPaths.map(namedTest);
+  const folders = facts.requestPaths.map((p) => p.slice(0, p.lastIndexOf('/'))).filter((d) => d.split('/').length > 2);
+  asked.push((p) => isScratchPath(p) && folders.some((d) => p.startsWith(`${d}/`)));
+  for (const c of report.changes) {
+    if (persistencePlace(c.path) || privilegePlace(c.path)) return undefined;
+    if (c.after && (parseInt(c.after.mode, 8) & 0o6000) !== 0) return undefined;
+    if (destructive(c) && !asked.some((t) => t(c.path))) return undefined;
+  }
+  const touched = report.changes.filter(destructive).length;
+  return touched > 0
+    ? `rehearsed in a twin of the environment, it changed only what the request names (${touched} change${touched > 1 ? 's' : ''}) and nothing it did was found harmful`
+    : 'rehearsed in a twin of the environment, it lost, exposed and stopped nothing, and nothing it did was found harmful';
 }
 
 /** The rehearsal as a probe result, with its reading, for the verdict's record and the checks. */
