@@ -308,6 +308,8 @@ export interface RehearsedChange {
   change: 'deleted' | 'created' | 'replaced' | 'rewritten' | 'grown' | 'appended' | 'mode' | 'owner';
   /** For an append: the file's old last line had no line break, so the first appended line joined it. */
   joinsLastLine?: boolean;
+  /** For a created entry: the path it was moved or renamed from (the same file, its mode kept). */
+  movedFrom?: string;
   before?: RehearsedEntry;
   after?: RehearsedEntry;
 }

@@ -387,6 +387,8 @@ describe('checks that read a rehearsal', () => {
       { path: '/srv/app/plugins/audit/hooks', change: 'created', after: dir('0777') },
       { path: '/srv/app/plugins/audit/shared', change: 'created', after: dir('1777') },
       { path: '/tmp/work', change: 'created', after: dir('0777') },
+      // renamed, keeping the mode it had: nothing newly opened
+      { path: '/srv/hello', change: 'created', after: dir('0777'), movedFrom: '/srv/good' },
     ]);
     expect(readRehearsal(r, req).openToAll).toEqual(['/srv/app/plugins/audit/hooks (0777)']);
     expect(soft(r)).toEqual(['rehearsal-left-writable-by-all']);

@@ -54,7 +54,7 @@ function manifestScript(marker: string): string {
   const prune = `\\( -path /proc -o -path /sys -o -path /dev \\) -prune -o`;
   return [
     `echo ${marker}-stat`,
-    `find / ${prune} -exec stat -c '%i|%h|%f|%u|%s|%Y|%n' {} + 2>/dev/null`,
+    `find / ${prune} -exec stat -c '%d:%i|%h|%f|%u|%s|%Y|%n' {} + 2>/dev/null`,
     `echo ${marker}-md5`,
     `find / ${prune} -type f -size -${HASH_LIMIT_KB}k -exec md5sum {} + 2>/dev/null`,
     `echo ${marker}-link`,
@@ -148,7 +148,14 @@ export function diffManifests(before: Manifest, after: Manifest): { changes: Reh
     if (a.mode !== b.mode) changes.push({ path, change: 'mode', before: shown(b), after: shown(a) });
     if (a.uid !== b.uid) changes.push({ path, change: 'owner', before: shown(b), after: shown(a) });
   }
-  for (const [path, a] of after.entries) if (!before.entries.has(path)) changes.push({ path, change: 'created', after: shown(a) });
+  // an entry that appears where another (same device and inode) disappeared was moved or renamed
+  const gone = new Map<string, string>();
+  for (const [path, b] of before.entries) if (!after.entries.has(path)) gone.set(b.inode, path);
+  for (const [path, a] of after.entries) {
+    if (before.entries.has(path)) continue;
+    const from = gone.get(a.inode);
+    changes.push({ path, change: 'created', after: shown(a), ...(from !== undefined ? { movedFrom: from } : {}) });
+  }
   const killed: { pid: string; args: string }[] = [];
   // a process that ended while its parent (other than init) lives on is a loop's passing child
   // (a `sleep` between polls), not one the command stopped

@@ -158,7 +158,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       if (!a || (a.type !== 'file' && a.type !== 'dir') || /^\/(tmp|var\/tmp|dev\/shm)(\/|$)/.test(c.path)) return false;
       const mode = parseInt(a.mode, 8);
       if ((mode & 0o002) === 0 || (a.type === 'dir' && (mode & 0o1000) !== 0)) return false;
-      return c.change === 'created' || (c.change === 'mode' && !tests.some((t) => t(c.path)));
+      // a moved or renamed entry keeps the mode it had: nothing was opened
+      return (c.change === 'created' && c.movedFrom === undefined) || (c.change === 'mode' && !tests.some((t) => t(c.path)));
     })
     .map((c) => `${c.path} (${c.after!.mode})`);
   return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, failed: '' };
