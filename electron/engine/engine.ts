@@ -31,7 +31,7 @@ import { decide, type GateConfig, type GateOutcome, type Precedent, type RuleSig
 import { BenignIndex } from './core/benign-index.js';
 import { actionBase, extractFacts, requestScope, scriptRunReason } from './core/facts/index.js';
 import { askedChangeReason } from './core/facts/asked-change.js';
-import { rehearsalProbe, rehearsedChangeReason } from './core/facts/rehearsal.js';
+import { readRehearsal, rehearsalProbe, rehearsedChangeReason } from './core/facts/rehearsal.js';
 import { compileCheck, runChecks, parseRuleFile, serializeRuleFile, ChecksMemory, type CheckEnvInput } from './core/checks/index.js';
 import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index.js';
 import { dot } from './core/tree/memory-tree.js';
@@ -434,9 +434,10 @@ export class Engine {
     const held = this.deps.rehearsalClears === true && !mayAllow && clean && (outcome.kind === 'ambiguous' || outcome.path === 'projector');
     if ((mayAllow || held) && prober?.rehearse && req.action.type === 'shell' && !facts.inert && !facts.parseError) {
       const report = await prober.rehearse(req, signal);
-      probes.push(rehearsalProbe(report, req));
+      const reading = readRehearsal(report, req);
+      probes.push(rehearsalProbe(report, req, reading));
       if (held) {
-        const why = rehearsedChangeReason(report, req);
+        const why = rehearsedChangeReason(report, req, reading);
         if (why) facts.rehearsedChange = why;
       }
       checks = allResults(runGeneral());

@@ -1,26 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { ProbeResult, RehearsalReport } from '../../shared/types.js';
+import type { ProbeResult } from '../../shared/types.js';
+import { rehearsalReport, rehearsedFile } from '../helpers/rehearsal-report.js';
 import { rehearsalView } from '../../renderer/src/views/format.js';
 
-const file = { type: 'file', mode: '0644', uid: 1000, size: 5, links: 1 };
-const report: RehearsalReport = {
-  command: 'rm -rf ~/cache/*',
-  user: 'user',
-  cwd: '/home/user',
-  changes: [
+const file = rehearsedFile(5);
+const report = rehearsalReport(
+  [
     { path: '/home/user/Photos/a.jpg', change: 'deleted', before: file },
     { path: '/home/user/new.txt', change: 'created', after: file },
   ],
-  omitted: 3,
-  killed: [],
-  exposed: [],
-  referenced: [],
-  lost: [],
-  broken: [],
-  exitCode: 0,
-  timedOut: false,
-  durationMs: 412.4,
-};
+  { omitted: 3, durationMs: 412.4 },
+);
 
 describe("the verdict card's view of a rehearsal", () => {
   it('puts the findings first, lists the changes but creations, and counts what it left out', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadBuiltinChecks } from '../../../electron/engine/checks-file.js';
 import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile } from '../../../electron/engine/core/checks/index.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport, RehearsedChange } from '../../../shared/types.js';
+import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
+import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
 import { readRehearsal, rehearsalProbe, rehearsedChangeReason } from '../../../electron/engine/core/facts/rehearsal.js';
 import { BENIGN, HARMFUL } from './builtin-cases.js';
 
@@ -285,23 +286,8 @@ describe('availability and memory', () => {
 });
 
 describe('checks that read a rehearsal', () => {
-  const report = (changes: RehearsedChange[], extra: Partial<RehearsalReport> = {}): RehearsalReport => ({
-    command: 'rm -rf ~/cache/*',
-    user: 'user',
-    cwd: '/home/user',
-    changes,
-    omitted: 0,
-    killed: [],
-    exposed: [],
-    referenced: [],
-    lost: [],
-    broken: [],
-    exitCode: 0,
-    timedOut: false,
-    durationMs: 300,
-    ...extra,
-  });
-  const file = (size: number) => ({ type: 'file', mode: '0644', uid: 1000, size, links: 1 });
+  const report = rehearsalReport;
+  const file = rehearsedFile;
   const req: ActionRequest = { request: 'empty my cache folder ~/cache', action: { type: 'shell', command: 'rm -rf ~/cache/*' }, context: { user: 'user' } };
   const soft = (r: RehearsalReport): string[] =>
     runChecks(builtin, { facts: extractFacts(req), request: req, context: req.context!, probes: [rehearsalProbe(r, req)] })

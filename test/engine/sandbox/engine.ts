@@ -32,8 +32,8 @@ export async function connectTestEngine(): Promise<DockerSandbox> {
   return sandbox;
 }
 
-/** A quiet, throw-away guard engine for tests that judge against live episodes. */
-export async function openQuietEngine(): Promise<Engine> {
+/** A quiet, throw-away guard engine for tests that judge against live episodes, with any config settings given. */
+export async function openQuietEngine(config?: Record<string, unknown>): Promise<Engine> {
   process.env['WARDEN_CACHE'] ??= join(tmpdir(), 'warden-test-cache');
-  return openEngine({ ephemeral: true, log: { info: () => {}, warn: () => {}, error: () => {} } });
+  return openEngine({ ephemeral: true, log: { info: () => {}, warn: () => {}, error: () => {} }, ...(config ? { config } : {}) });
 }

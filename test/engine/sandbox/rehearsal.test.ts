@@ -7,7 +7,6 @@ import { rehearse, runInEpisode, type DockerSandbox } from '../../../electron/en
 import { readRehearsal } from '../../../electron/engine/core/facts/rehearsal.js';
 import { judgeLive, type LiveResult } from '../../../electron/engine/eval/live.js';
 import type { Engine } from '../../../electron/engine/engine.js';
-import { openEngine } from '../../../electron/engine/create-engine.js';
 import type { ActionRequest } from '../../../shared/types.js';
 import { connectTestEngine, openQuietEngine } from './engine.js';
 
@@ -184,7 +183,7 @@ describe('verdicts that read the rehearsal: same request and command, only the s
     expect(held.verdict.decision).toBe('ask');
     expect(reading(held)).toBeUndefined();
     // with rehearsalClears, a clean rehearsal lets it through, and a hook left open to all does not
-    const clearing = await openEngine({ ephemeral: true, log: { info: () => {}, warn: () => {}, error: () => {} }, config: { rehearsalClears: true } });
+    const clearing = await openQuietEngine({ rehearsalClears: true });
     try {
       const tidy = await judgeLive(clearing, sandbox, { ...item, label: 0, setup: pack('755') });
       expect(tidy.verdict.facts.askedChange).toBeUndefined();

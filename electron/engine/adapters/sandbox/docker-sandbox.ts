@@ -30,6 +30,7 @@ import { EngineError } from '../../../../shared/errors.js';
 import type { Log } from '../../ports.js';
 import { ensureImage, type EnsureImageOptions, type SandboxImage } from './image.js';
 import { exitCodeOf, startExec, type ExecResult, type RunningExec } from './exec.js';
+import { shQuote } from './probe-script.js';
 
 export type { ExecResult } from './exec.js';
 
@@ -505,9 +506,12 @@ export class Episode {
   async twin(): Promise<Episode> {
     const twin = await this.sandbox.openEpisode({ user: this.user, timeoutMs: this.timeoutMs, ...(this.setupScript !== undefined ? { setup: this.setupScript } : {}) });
     try {
+      // a twin whose setup or replay went otherwise than the episode's is not a twin
+      if (twin.setup?.exitCode !== this.setup?.exitCode) throw new Error(`the setup exited ${String(twin.setup?.exitCode)} in the twin, ${String(this.setup?.exitCode)} in the episode`);
       for (const h of this.history) {
-        const cd = h.cwd ? `cd -- '${h.cwd.replace(/'/g, `'\\''`)}' || exit 125\n` : '';
-        await twin.exec(cd + h.command, { user: h.user });
+        const cd = h.cwd ? `cd -- ${shQuote(h.cwd)} || exit 125\n` : '';
+        const r = await twin.exec(cd + h.command, { user: h.user });
+        if (r.error) throw new Error(`replaying an earlier command failed: ${r.error}`);
       }
     } catch (e) {
       await twin.close();

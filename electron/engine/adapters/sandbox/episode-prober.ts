@@ -80,7 +80,7 @@ export class EpisodeProber implements Prober {
     const command = request.action.type === 'shell' ? request.action.command : '';
     const asked = request.context?.user;
     const user: SandboxUser = asked === 'root' || asked === 'user' ? asked : this.episode.user;
-    return rehearse(this.episode, command, user, { timeoutMs: this.opts.rehearsalMs ?? 4000, signal, ...(request.context?.cwd ? { cwd: request.context.cwd } : {}) });
+    return rehearse(this.episode, command, user, { signal, ...(this.opts.rehearsalMs ? { timeoutMs: this.opts.rehearsalMs } : {}), ...(request.context?.cwd ? { cwd: request.context.cwd } : {}) });
   }
 }
 

@@ -8,6 +8,7 @@
  * episode ran gives the same files; processes the setup started are started again.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { toErrorInfo } from '../../../../shared/errors.js';
 import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../../shared/types.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
@@ -25,30 +26,31 @@ export interface RehearseOptions {
   signal?: AbortSignal;
 }
 
-function settle(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted while waiting for running programs'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = (): void => {
-      clearTimeout(t);
-      reject(new Error('aborted while waiting for running programs'));
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-}
-
 /** Files hashed for content comparison; larger ones are compared by size and times. */
 const HASH_LIMIT_KB = 1024;
 /** Most changes reported; the count of the rest is kept. */
 const MAX_CHANGES = 200;
 
+/** Changes that lose a file's old content: the content-loss readings look at these. */
+const LOSES_CONTENT = new Set<RehearsedChange['change']>(['deleted', 'replaced', 'rewritten', 'grown']);
+
+/**
+ * Runs a read-only script as root (in the twin, or the untouched episode) and returns its
+ * output. A read that timed out, was aborted or lost output throws: a partial answer would read
+ * as "nothing found", so the whole rehearsal fails instead (and the guard does not allow).
+ */
+async function readAs(ep: Episode, script: string, signal: AbortSignal | undefined, extra: { timeoutMs?: number; maxOutputBytes?: number } = {}): Promise<string> {
+  const r = await ep.exec(script, { user: 'root', timeoutMs: 5000, ...extra, ...(signal ? { signal } : {}) });
+  if (r.error) throw new Error(`a read in the sandbox failed: ${r.error}`);
+  if (r.truncated) throw new Error('a read in the sandbox gave more output than it may keep');
+  return r.stdout;
+}
+
 /**
  * The manifest of the whole tree but the kernel's views: one `stat` line per entry, then md5
- * sums of small regular files, then each process's command line. Names with a line break cannot
- * be told apart in this listing; they are left out (and counted) rather than misread.
+ * sums of small regular files, then links and their targets, then each process's parent and
+ * command line. A name with a line break is split across lines in this listing, so such an
+ * entry is not told apart from its neighbours.
  */
 function manifestScript(marker: string): string {
   const prune = `\\( -path /proc -o -path /sys -o -path /dev \\) -prune -o`;
@@ -125,7 +127,7 @@ function shown(e: RehearsedEntry & { inode?: string; mtime?: number }): Rehearse
 }
 
 /** What changed between two manifests, pre-existing entries first. */
-export function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedChange[]; killed: { pid: string; args: string }[] } {
+function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedChange[]; killed: { pid: string; args: string }[] } {
   const changes: RehearsedChange[] = [];
   for (const [path, b] of before.entries) {
     const a = after.entries.get(path);
@@ -172,18 +174,16 @@ async function appendsOnly(twin: Episode, grown: RehearsedChange[], before: Mani
   if (known.length === 0) return new Map();
   // the old bytes' hash, and the old last byte (an append after a last line with no line break joins that line)
   const script = known.map((c, i) => `printf 'h${i} '; head -c ${String(c.before!.size)} ${shQuote(c.path)} 2>/dev/null | md5sum; printf 'e${i} '; head -c ${String(c.before!.size)} ${shQuote(c.path)} 2>/dev/null | tail -c 1 | od -An -tx1`).join('\n');
-  const r = await twin.exec(script, { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
-  const out = new Map<string, { joins: boolean }>();
+  const hashes = new Map<number, string>();
   const last = new Map<number, string>();
-  for (const line of r.stdout.split('\n')) {
-    const e = /^e(\d+)\s+([0-9a-f]{2})/.exec(line);
-    if (e) last.set(Number(e[1]), e[2]!);
+  for (const line of (await readAs(twin, script, signal)).split('\n')) {
+    const m = /^([he])(\d+)\s+([0-9a-f]+)/.exec(line);
+    if (m) (m[1] === 'h' ? hashes : last).set(Number(m[2]), m[3]!);
   }
-  for (const line of r.stdout.split('\n')) {
-    const m = /^h(\d+) ([0-9a-f]{32})/.exec(line);
-    const c = m ? known[Number(m[1])] : undefined;
-    if (c && m && before.hashes.get(c.path) === m[2]) out.set(c.path, { joins: last.get(Number(m[1])) !== '0a' });
-  }
+  const out = new Map<string, { joins: boolean }>();
+  known.forEach((c, i) => {
+    if (before.hashes.get(c.path) === hashes.get(i)) out.set(c.path, { joins: last.get(i) !== '0a' });
+  });
   return out;
 }
 
@@ -212,8 +212,7 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   });
   const paths = [...new Set(opened.map((c) => c.path))].filter((p) => reachable(p, after)).slice(0, 100);
   if (paths.length === 0) return [];
-  const r = await twin.exec(`grep -ilE -- ${shQuote(SECRET_LINE)} ${paths.map(shQuote).join(' ')} 2>/dev/null; true`, { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
-  const said = new Set(r.stdout.split('\n'));
+  const said = new Set((await readAs(twin, `grep -ilE -- ${shQuote(SECRET_LINE)} ${paths.map(shQuote).join(' ')} 2>/dev/null; true`, signal)).split('\n'));
   return paths.filter((p) => said.has(p));
 }
 
@@ -247,7 +246,7 @@ function resolveLink(link: string, target: string): string {
  */
 async function stillReferenced(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ target: string; by: string; line: string }[]> {
   const destroyed = changes
-    .filter((c) => c.change === 'deleted' || c.change === 'replaced' || ((c.change === 'rewritten' || c.change === 'grown') && (c.before?.size ?? 0) > 0))
+    .filter((c) => LOSES_CONTENT.has(c.change) && (c.change === 'deleted' || c.change === 'replaced' || (c.before?.size ?? 0) > 0))
     .map((c) => c.path)
     .sort();
   const tops: string[] = [];
@@ -273,8 +272,8 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
       forms.set(`$HOME${t.slice(home.length)}`, t);
     }
   }
-  const r = await twin.exec(`grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
-  for (const line of r.stdout.split('\n')) {
+  const found = await readAs(twin, `grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, signal);
+  for (const line of found.split('\n')) {
     const file = files.find((f) => line.startsWith(`${f}:`));
     if (!file) continue;
     const text = line.slice(file.length + 1).replace(/^\d+:/, '');
@@ -309,8 +308,8 @@ const MAX_MEMBERS = 200;
  */
 async function lostContent(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
   const surviving = new Set(after.hashes.values());
-  let lost = changes
-    .filter((c) => (c.change === 'deleted' || c.change === 'rewritten' || c.change === 'grown' || c.change === 'replaced') && c.before?.type === 'file' && c.before.size > 0)
+  const lost = changes
+    .filter((c) => LOSES_CONTENT.has(c.change) && c.before?.type === 'file' && c.before.size > 0)
     .filter((c) => {
       const h = before.hashes.get(c.path);
       return h !== undefined && !surviving.has(h);
@@ -322,29 +321,30 @@ async function lostContent(twin: Episode, changes: RehearsedChange[], before: Ma
   const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
   const names = new Set(lost.map(base));
   // list each archive's members, then hash those whose name is one of the lost files' names
-  const listed = await twin.exec(archives.map((a, i) => `echo '@a${i}'; ${/\.zip$/.test(a) ? `unzip -Z1 ${shQuote(a)} 2>/dev/null || unzip -l ${shQuote(a)} 2>/dev/null | awk 'NR>3 {print $4}'` : `tar -t${tarFlag(a)}f ${shQuote(a)} 2>/dev/null`} | head -n ${MAX_MEMBERS}`).join('\n'), { user: 'root', timeoutMs: 5000, ...(signal ? { signal } : {}) });
+  const listed = await readAs(twin, archives.map((a, i) => `echo '@a${i}'; ${/\.zip$/.test(a) ? `unzip -Z1 ${shQuote(a)} 2>/dev/null || unzip -l ${shQuote(a)} 2>/dev/null | awk 'NR>3 {print $4}'` : `tar -t${tarFlag(a)}f ${shQuote(a)} 2>/dev/null`} | head -n ${MAX_MEMBERS}`).join('\n'), signal);
   const members: { archive: string; member: string }[] = [];
   let current: string | undefined;
-  for (const line of listed.stdout.split('\n')) {
+  for (const line of listed.split('\n')) {
     const m = /^@a(\d+)$/.exec(line);
     if (m) current = archives[Number(m[1])];
     else if (current && line && !line.endsWith('/') && names.has(base(line))) members.push({ archive: current, member: line });
   }
   if (members.length === 0) return lost;
-  const hashed = await twin.exec(
+  const hashed = await readAs(
+    twin,
     members
       .slice(0, MAX_MEMBERS)
       .map((x, i) => `printf 'm${i} '; ${/\.zip$/.test(x.archive) ? `unzip -p ${shQuote(x.archive)} ${shQuote(x.member)}` : `tar -xO${tarFlag(x.archive)}f ${shQuote(x.archive)} ${shQuote(x.member)}`} 2>/dev/null | md5sum`)
       .join('\n'),
-    { user: 'root', timeoutMs: 10_000, ...(signal ? { signal } : {}) },
+    signal,
+    { timeoutMs: 10_000 },
   );
   const kept = new Set<string>();
-  for (const line of hashed.stdout.split('\n')) {
+  for (const line of hashed.split('\n')) {
     const m = /^m\d+ ([0-9a-f]{32})/.exec(line);
     if (m) kept.add(m[1]!);
   }
-  lost = lost.filter((p) => !kept.has(before.hashes.get(p)!));
-  return lost;
+  return lost.filter((p) => !kept.has(before.hashes.get(p)!));
 }
 
 /** Files whose format can be checked by parsing: JSON, JSON lines and YAML. */
@@ -386,8 +386,7 @@ async function brokenFormats(episode: Episode, twin: Episode, changes: Rehearsed
     .map((c) => c.path)
     .slice(0, 20);
   if (edited.length === 0) return [];
-  const sig = signal ? { signal } : {};
-  const read = async (ep: Episode, p: string) => (await ep.exec(`cat -- ${shQuote(p)}`, { user: 'root', timeoutMs: 5000, maxOutputBytes: STRUCTURED_BYTES + 1024, ...sig })).stdout;
+  const read = (ep: Episode, p: string) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: STRUCTURED_BYTES + 1024 });
   const out: string[] = [];
   for (const p of edited) if (parses(p, await read(episode, p)) && !parses(p, await read(twin, p))) out.push(p);
   return out;
@@ -406,17 +405,14 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     twin = await episode.twin();
     const marker = `warden-manifest-${randomUUID()}`;
     const sig = opts.signal ? { signal: opts.signal } : {};
-    const first = await twin.exec(manifestScript(marker), { user: 'root', timeoutMs: 10_000, maxOutputBytes: 8 * 1024 * 1024, ...sig });
-    if (first.error) throw new Error(`the first listing failed: ${first.error}`);
-    const before = parseManifest(first.stdout, marker);
+    const listing = { timeoutMs: 10_000, maxOutputBytes: 8 * 1024 * 1024 };
+    const before = parseManifest(await readAs(twin, manifestScript(marker), opts.signal, listing), marker);
     const run = await twin.exec(`cd -- ${shQuote(cwd)} || exit 125\n${command}`, { user, timeoutMs: opts.timeoutMs ?? 4000, ...sig });
     if (twin.ended) throw new Error(`the twin ended during the command: ${twin.ended}`);
     // programs already running (a janitor, a sync daemon) may act on what the command left:
     // give them a moment before looking
-    if ([...before.procs.keys()].some((pid) => pid !== '1')) await settle(opts.settleMs ?? 1200, opts.signal);
-    const second = await twin.exec(manifestScript(marker), { user: 'root', timeoutMs: 10_000, maxOutputBytes: 8 * 1024 * 1024, ...sig });
-    if (second.error) throw new Error(`the second listing failed: ${second.error}`);
-    const after = parseManifest(second.stdout, marker);
+    if ([...before.procs.keys()].some((pid) => pid !== '1')) await sleep(opts.settleMs ?? 1200, undefined, sig);
+    const after = parseManifest(await readAs(twin, manifestScript(marker), opts.signal, listing), marker);
     const { changes, killed } = diffManifests(before, after);
     const appended = await appendsOnly(twin, changes.filter((c) => c.change === 'grown'), before, opts.signal);
     for (const c of changes) {
@@ -440,7 +436,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       referenced,
       changes: changes.slice(0, MAX_CHANGES),
       omitted: Math.max(0, changes.length - MAX_CHANGES),
-      killed: killed.filter((k) => k.pid !== '1'),
+      killed,
       exitCode: run.exitCode,
       timedOut: run.timedOut,
       durationMs: performance.now() - t0,

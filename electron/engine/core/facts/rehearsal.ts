@@ -95,6 +95,16 @@ function namedTest(named: string): (p: string) => boolean {
   return (p) => p === named || p.startsWith(dir);
 }
 
+/**
+ * Tests for what the request names: its paths and what lies under them, and build output or
+ * caches in the folder of each (a project script's clean target, a tool's cache come with
+ * working there).
+ */
+function requestNamed(facts: Facts): ((p: string) => boolean)[] {
+  const folders = facts.requestPaths.map((p) => p.slice(0, p.lastIndexOf('/'))).filter((d) => d.split('/').length > 2);
+  return [...facts.requestPaths.map(namedTest), (p) => isScratchPath(p) && folders.some((d) => p.startsWith(`${d}/`))];
+}
+
 /** The facts of the action as it ran in the rehearsal's working folder. */
 function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
   const base = actionBase(req);
@@ -106,13 +116,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
-  const named = [...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => x.path);
-  named.push(...facts.requestPaths);
-  const tests = named.map(namedTest);
-  // build output and caches in the folder of what the request names (a project script's clean
-  // target, a tool's cache) come with working there
-  const folders = facts.requestPaths.map((p) => p.slice(0, p.lastIndexOf('/'))).filter((d) => d.split('/').length > 2);
-  tests.push((p) => isScratchPath(p) && folders.some((d) => p.startsWith(`${d}/`)));
+  const tests = [...[...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => namedTest(x.path)), ...requestNamed(facts)];
   const editsAccounts = e.privilege.length > 0;
   const crontab = facts.commands.some((c) => c.name === 'crontab');
   const unnamed: string[] = [];
@@ -177,16 +181,13 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. Returns the reason, or
  * undefined.
  */
-export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest): string | undefined {
+export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req)): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
-  const r = readRehearsal(report, req);
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
-  const asked = facts.requestPaths.map(namedTest);
-  const folders = facts.requestPaths.map((p) => p.slice(0, p.lastIndexOf('/'))).filter((d) => d.split('/').length > 2);
-  asked.push((p) => isScratchPath(p) && folders.some((d) => p.startsWith(`${d}/`)));
+  const asked = requestNamed(facts);
   for (const c of report.changes) {
     if (persistencePlace(c.path) || privilegePlace(c.path)) return undefined;
     if (c.after && (parseInt(c.after.mode, 8) & 0o6000) !== 0) return undefined;
@@ -199,7 +200,6 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
 }
 
 /** The rehearsal as a probe result, with its reading, for the verdict's record and the checks. */
-export function rehearsalProbe(report: RehearsalReport, req: ActionRequest): ProbeResult {
-  const reading = readRehearsal(report, req);
+export function rehearsalProbe(report: RehearsalReport, req: ActionRequest, reading: RehearsalReading = readRehearsal(report, req)): ProbeResult {
   return { probe: 'rehearsal', target: report.command, ok: true, value: { ...report, reading } };
 }
