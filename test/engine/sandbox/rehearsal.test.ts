@@ -59,6 +59,20 @@ describe('a rehearsal in a twin of the episode', () => {
     }
   }, 60_000);
 
+  it('fails, rather than rehearse in a different state, when an earlier command cannot be replayed in the twin', async () => {
+    // the twin replays with the episode's default time-out, shorter than the earlier run had
+    const episode = await sandbox.openEpisode({ user: 'root', timeoutMs: 300, setup: 'mkdir -p /srv/x' });
+    try {
+      const earlier = await runInEpisode(episode, 'sleep 1 && echo late > /srv/x/f', 'root', { timeoutMs: 5000 });
+      expect(earlier.exitCode).toBe(0);
+      const report = await rehearse(episode, 'rm /srv/x/f', 'root');
+      expect(report.error).toMatch(/replaying an earlier command failed/);
+      expect(report.changes).toEqual([]);
+    } finally {
+      await episode.close();
+    }
+  }, 60_000);
+
   it('tells an overwrite that keeps the old bytes (an append) from one that does not', async () => {
     const episode = await sandbox.openEpisode({ user: 'root', setup: 'mkdir -p /srv/l && echo first > /srv/l/a && echo first > /srv/l/b' });
     try {
