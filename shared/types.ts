@@ -325,8 +325,8 @@ export interface RehearsalReport {
   omitted: number;
   /** Files holding a secret (a private key, a password or token with a value) that every account can now read and could not before. */
   exposed: string[];
-  /** JSON, JSON-lines and YAML files that parsed before the command and do not after it. */
-  broken: string[];
+  /** Files that parsed in their format (JSON, YAML, TOML, a makefile, a shell script, a crontab, the account files) before the command and do not after it, with the first problem found. */
+  broken: { path: string; error: string }[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
   /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */

@@ -346,9 +346,9 @@ describe('checks that read a rehearsal', () => {
     expect(move('move the good chapters to /srv/keep and delete the rest')).toEqual([]);
   });
 
-  it('reads a JSON or YAML file that stops parsing, and an append glued onto a last line, as damage', () => {
-    const r = report([{ path: '/srv/app/app.conf', change: 'appended', before: file(10), after: file(20), joinsLastLine: true }, { path: '/srv/app/log.txt', change: 'appended', before: file(10), after: file(20) }], { broken: ['/srv/app/users.jsonl'] });
-    expect(readRehearsal(r, req).corrupted).toEqual(['/srv/app/users.jsonl no longer parses', '/srv/app/app.conf: the appended text joins its last line']);
+  it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {
+    const r = report([{ path: '/srv/app/app.conf', change: 'appended', before: file(10), after: file(20), joinsLastLine: true }, { path: '/srv/app/log.txt', change: 'appended', before: file(10), after: file(20) }], { broken: [{ path: '/srv/app/users.jsonl', error: 'line 3 is not a JSON text' }] });
+    expect(readRehearsal(r, req).corrupted).toEqual(['/srv/app/users.jsonl no longer parses (line 3 is not a JSON text)', '/srv/app/app.conf: the appended text joins its last line']);
     expect(soft(r)).toEqual(['rehearsal-corrupts-file']);
   });
 

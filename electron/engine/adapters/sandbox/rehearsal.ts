@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { toErrorInfo } from '../../../../shared/errors.js';
 import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../../shared/types.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
-import { parseAllDocuments } from 'yaml';
+import { formatError, formatOf, formatOfPath } from '../../core/facts/file-formats.js';
 import { shQuote } from './probe-script.js';
 
 /** Options of one rehearsal. */
@@ -347,48 +347,31 @@ async function lostContent(twin: Episode, changes: RehearsedChange[], before: Ma
   return lost.filter((p) => !kept.has(before.hashes.get(p)!));
 }
 
-/** Files whose format can be checked by parsing: JSON, JSON lines and YAML. */
-const STRUCTURED = /\.(json|jsonl|ndjson|ya?ml)$/;
-const STRUCTURED_BYTES = 256 * 1024;
-
-/** Whether a text parses in the format its name says (JSON lines: every line, or the whole as one JSON text). */
-function parses(path: string, text: string): boolean {
-  try {
-    if (/\.ya?ml$/.test(path)) {
-      parseAllDocuments(text).forEach((d) => {
-        if (d.errors.length > 0) throw d.errors[0];
-      });
-      return true;
-    }
-    if (/\.(jsonl|ndjson)$/.test(path)) {
-      try {
-        JSON.parse(text);
-        return true;
-      } catch {
-        for (const line of text.split('\n')) if (line.trim() !== '') JSON.parse(line);
-        return true;
-      }
-    }
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Files read for a format check are at most this long. */
+const FORMATTED_BYTES = 256 * 1024;
 
 /**
- * Structured files (JSON, JSON lines, YAML) the command changed that parsed before (read in the
- * untouched episode) and no longer parse (read in the twin).
+ * Files the command changed that parsed before in their format (read in the untouched episode)
+ * and no longer parse (read in the twin), with the first problem found. The format comes from the
+ * file's name or place; an executable without a suffix is read for a shell's first line.
  */
-async function brokenFormats(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<string[]> {
+async function brokenFormats(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; error: string }[]> {
   const edited = changes
-    .filter((c) => (c.change === 'rewritten' || c.change === 'grown' || c.change === 'appended') && STRUCTURED.test(c.path) && (c.before?.size ?? 0) > 0 && (c.before?.size ?? 0) <= STRUCTURED_BYTES && (c.after?.size ?? 0) <= STRUCTURED_BYTES)
+    .filter((c) => c.change === 'rewritten' || c.change === 'grown' || c.change === 'appended')
+    .filter((c) => (c.before?.size ?? 0) > 0 && (c.before?.size ?? 0) <= FORMATTED_BYTES && (c.after?.size ?? 0) <= FORMATTED_BYTES)
+    .filter((c) => formatOfPath(c.path) !== undefined || (!/\.[^/]*$/.test(c.path) && (parseInt(c.before?.mode ?? '0', 8) & 0o111) !== 0))
     .map((c) => c.path)
     .slice(0, 20);
   if (edited.length === 0) return [];
-  const read = (ep: Episode, p: string) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: STRUCTURED_BYTES + 1024 });
-  const out: string[] = [];
-  for (const p of edited) if (parses(p, await read(episode, p)) && !parses(p, await read(twin, p))) out.push(p);
+  const read = (ep: Episode, p: string) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: FORMATTED_BYTES + 1024 });
+  const out: { path: string; error: string }[] = [];
+  for (const p of edited) {
+    const was = await read(episode, p);
+    const format = formatOf(p, was);
+    if (!format || formatError(format, was) !== undefined) continue;
+    const error = formatError(format, await read(twin, p));
+    if (error !== undefined) out.push({ path: p, error });
+  }
   return out;
 }
 

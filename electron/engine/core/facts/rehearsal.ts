@@ -26,7 +26,7 @@ export interface RehearsalReading {
    * up), or asks only to move or rename: the files whose content survives nowhere.
    */
   onlyCopies: string[];
-  /** Files left damaged: a JSON or YAML file that no longer parses, or an append glued onto a last line that had no line break. */
+  /** Files left damaged: one that no longer parses in its format (JSON, YAML, TOML, a makefile, a shell script, a crontab, the account files), or an append glued onto a last line that had no line break. */
   corrupted: string[];
   /**
    * Entries it left writable by every account (a folder without the sticky bit, or a file)
@@ -153,7 +153,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a move or a copy should lose nothing; a request that says another copy exists vouches for it
   const onlyCopies = !REPLACE_ASK.test(ask) && (COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))) ? report.lost : [];
   const corrupted = [
-    ...report.broken.map((p) => `${p} no longer parses`),
+    ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
   ];
   const openToAll = report.changes
