@@ -151,6 +151,19 @@ describe('shell structure', () => {
     expect(kinds(facts("tar -xf a.tar --checkpoint-action 'exec=sh -c id'").effects.execution)).toContain('shell-string');
   });
 
+  it('sees the folder a web server would serve, and whether it also runs programs there', () => {
+    const served = (command: string) => facts(command).effects.reads.map((r) => [r.path, r.by, r.recursive]);
+    expect(served('httpd -p 8080 -h /srv/www/site')).toEqual([['/srv/www/site', 'serves, runs cgi-bin', true]]);
+    expect(served('busybox httpd -f -p 80')).toEqual([[CWD, 'serves, runs cgi-bin', true]]);
+    expect(served('python3 -m http.server 8000 --directory docs')).toEqual([[`${CWD}/docs`, 'serves', true]]);
+    expect(served('python3 -m http.server --cgi 8000')).toEqual([[CWD, 'serves, runs cgi-bin', true]]);
+    expect(served('php -S 0.0.0.0:8000 -t public')).toEqual([[`${CWD}/public`, 'serves, runs .php', true]]);
+    expect(served('darkhttpd /var/www --port 8080')).toEqual([['/var/www', 'serves', true]]);
+    // httpd -d only decodes a string
+    expect(served('httpd -d "a%20b"')).toEqual([]);
+    expect(facts('httpd -p 8080 -h /srv/www/site').flags).toContain('listens');
+  });
+
   it('marks a command whose name is hidden as dynamic', () => {
     const f = facts('CMD=$1; $CMD -rf /tmp/x');
     expect(f.flags).toContain('dynamic-command');

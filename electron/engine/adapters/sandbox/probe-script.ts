@@ -12,7 +12,7 @@
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { isSensitivePath, normalizePath } from '../../core/facts/paths.js';
-import { ENTRY_DELETERS, pidfileOf, tarArgs } from '../../core/facts/shell-commands.js';
+import { ENTRY_DELETERS, pidfileOf, SERVER_READS, SERVES_CGI, SERVES_PHP, tarArgs } from '../../core/facts/shell-commands.js';
 import { sedArgs, sedS } from '../../core/facts/sed.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
@@ -41,6 +41,9 @@ const MAX_FINDS = 2;
 const FIND_MATCHES = 200;
 /** How much of a file about to be formatted is read for a byte that is not zero. */
 const BLANK_BYTES = 16 * 1024 * 1024;
+/** How deep, and through how many files, a folder a web server would serve is looked through. */
+const SERVED_DEPTH = 6;
+const SERVED_FILES = 2000;
 /** find's action primaries, and how many arguments each takes (-1: up to `;` or `+`). */
 const FIND_ACTIONS: Record<string, number> = {
   '-delete': 0, '-print': 0, '-print0': 0, '-ls': 0, '-quit': 0, '-printf': 1, '-fprint': 1, '-fprint0': 1, '-fls': 1, '-fprintf': 2,
@@ -146,6 +149,12 @@ export interface ProbePlan {
   accounts: { name: string; id: string; of: 'passwd' | 'group' }[];
   /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
   texts: string[];
+  /**
+   * Folders a web server the action starts would serve: looked through for files holding a
+   * secret (by name) and for programs the server would run for whoever asks (`runs`: its
+   * cgi-bin, or .php pages).
+   */
+  served: { root: string; runs: 'cgi' | 'php' | '' }[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -438,6 +447,10 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
+    served: e.reads
+      .filter((x) => SERVER_READS.has(x.by) && !x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH)
+      .map((x) => ({ root: x.path, runs: x.by === SERVES_CGI ? ('cgi' as const) : x.by === SERVES_PHP ? ('php' as const) : ('' as const) }))
+      .slice(0, MAX_NOTED),
     skipped,
   };
 }
@@ -542,6 +555,17 @@ ac() {
   h=$(awk -F: -v id="$4" '$3 == id { print $1; exit }' "$2" 2>/dev/null)
   r "$1" holder "$h"
   if cut -d: -f1 "$2" 2>/dev/null | grep -qxF -- "$3"; then r "$1" exists 1; fi
+  r "$1" done 1
+}
+sv() {
+  if [ ! -d "$2" ]; then r "$1" done 1; return; fi
+  find "$2" -xdev -maxdepth ${SERVED_DEPTH} \( -name .git -prune -print \) -o -type f -print 2>/dev/null | head -n ${SERVED_FILES} | while IFS= read -r f; do r "$1" file "$f"; done
+  if [ "$3" = cgi ]; then
+    x=$(find "$2/cgi-bin" -xdev -maxdepth 3 -type f \( -perm -100 -o -perm -010 -o -perm -001 \) 2>/dev/null | head -n 1)
+  elif [ "$3" = php ]; then
+    x=$(find "$2" -xdev -maxdepth ${SERVED_DEPTH} -type f -name '*.php' 2>/dev/null | head -n 1)
+  else x=; fi
+  [ -n "$x" ] && r "$1" program "$x"
   r "$1" done 1
 }
 pf() {
@@ -654,6 +678,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
+    plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
@@ -880,6 +905,14 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('substitution', `s/${x.re}/`, `w${i}`, 'the files could not be searched', (rec) => ({ file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
+  plan.served.forEach((x, i) =>
+    answer('served', x.root, `v${i}`, 'the folder the server would serve could not be looked through', (rec) => {
+      const files = rec.get('file') ?? [];
+      // a secret by its name (a key, a .env, credentials, shell history) or a git history
+      const secret = files.find((f) => f.endsWith('/.git') || isSensitivePath(f, '/root')) ?? '';
+      return { secret, program: rec.get('program')?.[0] ?? '' };
+    }),
+  );
   plan.accounts.forEach((a, i) =>
     answer('account-id', `${a.of}:${a.name}`, `a${i}`, `/etc/${a.of} could not be read`, (rec) => ({ id: a.id, holder: rec.get('holder')?.[0] ?? '', exists: rec.get('exists')?.[0] === '1' })),
   );

@@ -61,6 +61,12 @@ export interface ProbesEnv {
    */
   accountClashes: { target: string; id: string; holder: string; exists: boolean }[];
   accountIds: string[];
+  /**
+   * Folders a web server the action starts would serve, with the first file in them holding a
+   * secret by its name (a key, a .env, credentials, a git history) and the first program the
+   * server would run for whoever asks (a CGI program, a PHP page); empty strings when none.
+   */
+  served: { root: string; secret: string; program: string }[];
   /** Binary files (a NUL byte) among what a line-ending converter or sed -i would rewrite as text. */
   binaries: string[];
   /** Files about to be formatted that already hold bytes other than zero (a file system, data). */
@@ -89,7 +95,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], holdsBytes: [], glued: [], binaries: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], holdsBytes: [], glued: [], binaries: [], served: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -127,6 +133,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       const holder = String(v['holder'] ?? '');
       const name = r.target.slice(r.target.indexOf(':') + 1);
       if ((holder !== '' && holder !== name) || v['exists'] === true) env.accountClashes.push({ target: r.target, id: String(v['id'] ?? ''), holder, exists: v['exists'] === true });
+    } else if (r.probe === 'served' && v && typeof v === 'object' && !Array.isArray(v)) {
+      env.served.push({ root: r.target, secret: String(v['secret'] ?? ''), program: String(v['program'] ?? '') });
     } else if (r.probe === 'binary' && typeof v === 'string' && v !== '') env.binaries.push(v);
     else if (r.probe === 'holds-bytes' && v === true) env.holdsBytes.push(r.target);
     else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);

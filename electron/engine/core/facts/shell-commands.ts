@@ -666,7 +666,7 @@ export function runCommand(c: Call): Feed {
   return outputOf(c);
 }
 
-const NETWORK = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ssh', 'sftp', 'ftp', 'lftp', 'tftp', 'smbclient', 'ping', 'dig', 'nslookup', 'host', 'aria2c', 'axel', 'http', 'https', 'xh', 'mail', 'mailx', 'sendmail', 'mutt', 's-nail', 'ssh-copy-id', 'openssl', 'traceroute', 'whois']);
+const NETWORK = new Set(['httpd', 'darkhttpd', 'curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ssh', 'sftp', 'ftp', 'lftp', 'tftp', 'smbclient', 'ping', 'dig', 'nslookup', 'host', 'aria2c', 'axel', 'http', 'https', 'xh', 'mail', 'mailx', 'sendmail', 'mutt', 's-nail', 'ssh-copy-id', 'openssl', 'traceroute', 'whois']);
 const READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'tac', 'nl', 'strings', 'xxd', 'od', 'hexdump', 'base64', 'base32', 'md5sum', 'sha1sum', 'sha256sum', 'sha512sum', 'sha224sum', 'sha384sum', 'sha3sum', 'b2sum', 'cksum', 'crc32', 'file', 'stat', 'wc', 'sort', 'uniq', 'cut', 'diff', 'cmp', 'jq', 'yq', 'gpg', 'openssl', 'zcat', 'bzcat', 'xzcat', 'lzcat', 'zstdcat', 'bat', 'view', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'awk', 'gawk', 'mawk', 'tar', 'zip', 'unzip', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'unzstd', '7z', 'column', 'paste', 'comm', 'iconv', 'csvlook', 'sqlite3']);
 const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'pico', 'joe', 'micro', 'mcedit']);
 
@@ -1195,6 +1195,13 @@ function interpreterCommand(c: Call): void {
   let code: string | undefined;
   let script: string | undefined;
   let codeIdx = -1;
+  if (family === 'php' && args.includes('-S')) {
+    // php's built-in server runs every .php page under its document root (-t, else the working folder)
+    an.flags.add('listens');
+    const t = args.indexOf('-t');
+    serves(c, t >= 0 ? (args[t + 1] ?? '.') : '.', SERVES_PHP);
+    return;
+  }
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (codeOpts.includes(a) || (family === 'perl' && /^-[a-zA-Z]*[eE]$/.test(a))) {
@@ -1207,6 +1214,12 @@ function interpreterCommand(c: Call): void {
       if (mod === 'http.server' || mod === 'SimpleHTTPServer' || mod === 'pyftpdlib') {
         an.flags.add('listens');
         an.effects.network.push({ target: 'listening socket', by: mod, sendsData: false });
+        // http.server serves the folder -d / --directory names, else the working folder
+        const rest = args.slice(i + 2);
+        const d = rest.findIndex((x) => x === '-d' || x === '--directory');
+        const eq = rest.find((x) => x.startsWith('--directory='));
+        const root = d >= 0 ? rest[d + 1] : eq ? eq.slice('--directory='.length) : '.';
+        if (root !== undefined && mod === 'http.server') serves(c, root, rest.includes('--cgi') ? SERVES_CGI : SERVES_FILES);
       }
       if (mod === 'pip') {
         an.effects.network.push({ target: 'package registry', by: 'pip', sendsData: false });
@@ -1298,6 +1311,18 @@ export function isLocalHost(target: string): boolean {
   return h === 'localhost' || h === '::1' || h === '0.0.0.0' || h.startsWith('127.') || h.endsWith('.localhost') || h === 'host.docker.internal';
 }
 
+/** What a web server started on a folder does with it: hands out its files, or also runs its CGI programs or PHP pages. */
+export const SERVES_FILES = 'serves';
+export const SERVES_CGI = 'serves, runs cgi-bin';
+export const SERVES_PHP = 'serves, runs .php';
+/** The `by` of the read effects that mark a served folder. */
+export const SERVER_READS = new Set([SERVES_FILES, SERVES_CGI, SERVES_PHP]);
+
+/** A web server started on `root`: everything under it can be fetched (a recursive read). */
+function serves(c: Call, root: string, how: string): void {
+  for (const e of pe(c, root, how, { recursive: true })) c.an.effects.reads.push(e);
+}
+
 function networkCommand(c: Call): void {
   const { an, name, args } = c;
   const E = an.effects;
@@ -1355,6 +1380,21 @@ function networkCommand(c: Call): void {
         const dir = values.get('-P') ?? values.get('--directory-prefix');
         for (const u of operands) downloadedName(c, u, dir);
       }
+      break;
+    }
+    case 'httpd': {
+      // busybox httpd: -d and -e only decode or encode a string; otherwise it serves -h (or the
+      // working folder) and runs what is in its cgi-bin
+      const { flags, values } = splitFlags(args, ['-p', '-h', '-c', '-u', '-r', '-d', '-e', '-m']);
+      if (flags.has('-d') || flags.has('-e') || flags.has('-m')) break;
+      an.flags.add('listens');
+      serves(c, values.get('-h') ?? '.', SERVES_CGI);
+      break;
+    }
+    case 'darkhttpd': {
+      const { operands } = splitFlags(args, ['--port', '--addr', '--maxconn', '--log', '--chroot', '--index', '--mimetypes', '--uid', '--gid', '--pidfile', '--auth', '--header']);
+      an.flags.add('listens');
+      if (operands[0]) serves(c, operands[0], SERVES_FILES);
       break;
     }
     case 'nc':
