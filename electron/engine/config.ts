@@ -65,6 +65,11 @@ const configSchema = z
      * fails): off by default, see the README's figures.
      */
     rehearsalClears: z.boolean().default(false),
+    /**
+     * Rehearse a shell command that goes to a human too, so the reviewer sees what it would do
+     * (on by default; costs one throwaway container per ask).
+     */
+    rehearseAsks: z.boolean().default(true),
     /** Tree insertion: information-gain threshold for a split and the out-of-distribution floor. */
     tree: z.object({ theta: z.number().default(0.3), oodFloor: z.number().default(0.5) }).default({ theta: 0.3, oodFloor: 0.5 }),
   })

@@ -204,6 +204,7 @@ export async function openEngine(opts: OpenOptions = {}): Promise<Engine> {
       tree: cfg.tree,
       verdictTimeoutMs: cfg.verdictTimeoutMs,
       rehearsalClears: cfg.rehearsalClears,
+      rehearseAsks: cfg.rehearseAsks,
       storePath,
       ...(opts.prober ? { prober: opts.prober } : {}),
     };

@@ -55,6 +55,8 @@ export interface EngineDeps {
   verdictTimeoutMs: number;
   /** A clean rehearsal may allow an action only the learned prior holds back (default false). */
   rehearsalClears?: boolean;
+  /** A shell command that goes to a human is rehearsed too, for the reviewer to see (default true). */
+  rehearseAsks?: boolean;
   storePath?: string;
 }
 
@@ -432,7 +434,10 @@ export class Engine {
     // command really does in the twin may show it changes nothing but what the request names
     const clean = checks.every((c) => c.status !== 'fail' && c.status !== 'error');
     const held = this.deps.rehearsalClears === true && !mayAllow && clean && (outcome.kind === 'ambiguous' || outcome.path === 'projector');
-    if ((mayAllow || held) && prober?.rehearse && req.action.type === 'shell' && !facts.inert && !facts.parseError) {
+    // one that goes to a human is rehearsed for the reviewer: what it would change is in the record
+    const asks = outcome.kind === 'ambiguous' || (outcome.decision === 'ask' && outcome.path !== 'error');
+    const forReviewer = this.deps.rehearseAsks !== false && !mayAllow && asks;
+    if ((mayAllow || held || forReviewer) && prober?.rehearse && req.action.type === 'shell' && !facts.inert && !facts.parseError) {
       const report = await prober.rehearse(req, signal);
       const reading = readRehearsal(report, req);
       probes.push(rehearsalProbe(report, req, reading));
