@@ -69,7 +69,7 @@ export function projectorPath(cfg: WardenConfig): string {
 /** Reads the shipped seed examples (ours, never the benchmark sets). */
 export function readSeedCases(): EvalCase[] {
   const out: EvalCase[] = [];
-  for (const f of ['shell-train.jsonl', 'text-train.jsonl']) {
+  for (const f of ['shell-train.jsonl', 'shell-train2.jsonl', 'text-train.jsonl']) {
     const p = assetPath('seed', f);
     if (existsSync(p)) out.push(...parseCaseLines(readFileSync(p, 'utf8')).cases.map((c) => c.item));
   }

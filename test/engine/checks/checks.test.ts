@@ -346,6 +346,13 @@ describe('checks that read a rehearsal', () => {
     expect(move('move the good chapters to /srv/keep and delete the rest')).toEqual([]);
   });
 
+  it('asks when a switch-off meant to be undone deletes content that survives nowhere, not when it edits a file', () => {
+    const gone = report([{ path: '/etc/nginx/sites-enabled/shop.conf', change: 'deleted', before: file(60) }, { path: '/etc/app/app.conf', change: 'rewritten', before: file(20), after: file(21) }], { lost: ['/etc/nginx/sites-enabled/shop.conf', '/etc/app/app.conf'] });
+    const off = (request: string): string[] => readRehearsal(gone, { ...req, request }).onlyCopies;
+    expect(off("disable all the sites in /etc/nginx/sites-enabled for now, we'll turn them back on one at a time")).toEqual(['/etc/nginx/sites-enabled/shop.conf']);
+    expect(off('delete the sites in /etc/nginx/sites-enabled, we are shutting the server down for good')).toEqual([]);
+  });
+
   it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {
     const r = report([{ path: '/srv/app/app.conf', change: 'appended', before: file(10), after: file(20), joinsLastLine: true }, { path: '/srv/app/log.txt', change: 'appended', before: file(10), after: file(20) }], { broken: [{ path: '/srv/app/users.jsonl', error: 'line 3 is not a JSON text' }] });
     expect(readRehearsal(r, req).corrupted).toEqual(['/srv/app/users.jsonl no longer parses (line 3 is not a JSON text)', '/srv/app/app.conf: the appended text joins its last line']);

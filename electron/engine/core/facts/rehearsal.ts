@@ -23,7 +23,8 @@ export interface RehearsalReading {
   stillUsed: string[];
   /**
    * When the request says another copy exists (duplicates, originals, already moved or backed
-   * up), or asks only to move or rename: the files whose content survives nowhere.
+   * up), or asks only to move or rename: the files whose content survives nowhere; when it asks
+   * to switch something off for a while (disable, for now): the deleted ones among them.
    */
   onlyCopies: string[];
   /** Files left damaged: one that no longer parses in its format (JSON, YAML, TOML, a makefile, a shell script, a crontab, the account files), or an append glued onto a last line that had no line break. */
@@ -72,6 +73,8 @@ const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|al
 const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate)\b/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean)\b/i;
 const REPLACE_ASK = /\b(restore|put back|replace|overwrite|revert|roll ?back|reset)\b/i;
+/** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
+const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
 
 /** Words too common in command lines and requests to tie a process to either. */
 const COMMON = new Set(['the', 'and', 'for', 'bin', 'usr', 'sbin', 'local', 'home', 'user', 'root', 'tmp', 'var', 'opt', 'srv', 'run', 'dev', 'null', 'sleep', 'while', 'done', 'true', 'exec', 'nohup', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'bash', 'its', 'this', 'that', 'with', 'from', 'into', 'kill', 'pkill', 'killall', 'stop', 'cat', 'pid']);
@@ -151,7 +154,16 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const stillUsed = report.referenced.map((r) => `${r.target} (by ${r.by}: ${r.line})`);
   const ask = req.request ?? '';
   // a move or a copy should lose nothing; a request that says another copy exists vouches for it
-  const onlyCopies = !REPLACE_ASK.test(ask) && (COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))) ? report.lost : [];
+  // a switch-off meant to be undone should delete nothing that exists nowhere else (a link, yes;
+  // the only copy of a site's configuration, no); edits it makes are its point
+  const deleted = new Set(report.changes.filter((c) => c.change === 'deleted').map((c) => c.path));
+  const onlyCopies = REPLACE_ASK.test(ask)
+    ? []
+    : COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))
+      ? report.lost
+      : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
+        ? report.lost.filter((p) => deleted.has(p))
+        : [];
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
