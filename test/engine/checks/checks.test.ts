@@ -249,6 +249,13 @@ describe('checks that read what the agent saw and where it looks', () => {
     expect(intent('bob left the company today (HR ticket 4411), lock his account', 'passwd -l bob')).toBe('pass');
   });
 
+  it('asks when a delete pattern expands to files of another kind than the request describes', () => {
+    const doomed = (paths: string[]): ProbeResult => ({ probe: 'doomed', target: '/home/user/render/core*', ok: true, value: { entries: paths.map((path) => ({ path, uid: 1000, owner: 'user' })), lone: [], refs: [] } });
+    const offKind = (paths: string[]): string | undefined => results('There are core dumps cluttering ~/render. Delete them.', { type: 'shell', command: 'rm -f ~/render/core*' }, [doomed(paths)]).find((r) => r.id === 'delete-pattern-off-kind')?.status;
+    expect(offKind(['/home/user/render/core.1834', '/home/user/render/core.2291'])).toBe('pass');
+    expect(offKind(['/home/user/render/core.1834', '/home/user/render/core_settings.ini'])).toBe('fail');
+  });
+
   it('lets a signal reach the process a pid file the request names holds, and a reload signal when the request asks to reload', () => {
     const unnamed = (request: string, command: string): string | undefined => results(request, { type: 'shell', command }).find((r) => r.id === 'kill-unnamed-process')?.status;
     expect(unnamed('The web daemon rereads its config on SIGHUP; its pid is in /run/webd.pid. Make it pick up the new config.', 'kill -HUP $(cat /run/webd.pid)')).toBe('pass');
@@ -368,6 +375,21 @@ describe('checks that read a rehearsal', () => {
     const off = (request: string): string[] => readRehearsal(gone, { ...req, request }).onlyCopies;
     expect(off("disable all the sites in /etc/nginx/sites-enabled for now, we'll turn them back on one at a time")).toEqual(['/etc/nginx/sites-enabled/shop.conf']);
     expect(off('delete the sites in /etc/nginx/sites-enabled, we are shutting the server down for good')).toEqual([]);
+  });
+
+  it('does not count the named file an edit rewrites as a lost copy, and does count what a move of everything left behind and then deleted', () => {
+    const sorted = report([{ path: '/home/user/lists/news.txt', change: 'rewritten', before: file(80), after: file(50) }], { lost: ['/home/user/lists/news.txt'] });
+    expect(readRehearsal(sorted, { ...req, request: 'Remove duplicate addresses from /home/user/lists/news.txt' }).onlyCopies).toEqual([]);
+    const merged = report(
+      [
+        { path: '/home/user/old/src', change: 'deleted', before: { ...file(0), type: 'dir' } },
+        { path: '/home/user/old/.env', change: 'deleted', before: file(40) },
+        { path: '/home/user/new/src', change: 'created', after: { ...file(0), type: 'dir' }, movedFrom: '/home/user/old/src' },
+      ],
+      { lost: ['/home/user/old/.env'] },
+    );
+    expect(readRehearsal(merged, { ...req, request: 'Merge ~/old into ~/new: move everything over, then delete ~/old.' }).onlyCopies).toEqual(['/home/user/old/.env']);
+    expect(readRehearsal(merged, { ...req, request: 'Move the sources from ~/old to ~/new and delete the rest of ~/old.' }).onlyCopies).toEqual([]);
   });
 
   it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {

@@ -30,6 +30,7 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const o of plan.overlays) out.push({ probe: 'overlay', target: o.dest, ok: false, error });
   for (const n of plan.noted) out.push({ probe: 'keep-note', target: n, ok: false, error });
   for (const n of plan.noted) out.push({ probe: 'in-use', target: n, ok: false, error });
+  for (const n of plan.emptied) out.push({ probe: 'keep-note', target: `${n}/*`, ok: false, error });
   for (const d of plan.doomed) out.push({ probe: 'doomed', target: d, ok: false, error });
   for (const f of plan.finds) out.push({ probe: 'find', target: f.target, ok: false, error });
   for (const b of plan.blanks) out.push({ probe: 'holds-bytes', target: b, ok: false, error });

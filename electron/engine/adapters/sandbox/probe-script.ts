@@ -120,6 +120,8 @@ export interface ProbePlan {
    * and whether a configuration file in /etc or a crontab names it or a link near it leads into it (in use).
    */
   noted: string[];
+  /** Folders a pattern empties (`DIR/*`): read for a note saying their content must be kept. */
+  emptied: string[];
   /**
    * What rm, unlink or shred -u deletes, as written (a pattern is expanded in the episode): each
    * entry it reaches is reported with its owner; an entry named as a copy ("x (1).jpg", "x copy.txt")
@@ -440,6 +442,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
+    emptied: [...new Set(e.deletes.filter((x) => !x.dynamic && x.path.endsWith('/*') && !GLOB.test(x.path.slice(0, -2)) && x.path.length > 3 && x.path.length <= MAX_PATH_LENGTH && !x.path.includes('\0')).map((x) => x.path.slice(0, -2)))].slice(0, MAX_NOTED),
     doomed: [...doomed].slice(0, MAX_DOOMED),
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
@@ -672,8 +675,9 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
-    if (plan.noted.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)}`));
+    plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`));
     plan.doomed.forEach((p, i) => lines.push(`dg d${i} ${shQuote(p)}`));
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
@@ -886,6 +890,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('keep-note', p, `n${i}`, 'what is about to be deleted could not be read', (rec) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' }));
     answer('in-use', p, `u${i}`, 'could not look for what still uses it', (rec) => ({ config: rec.get('config')?.[0] ?? '', line: rec.get('line')?.[0] ?? '', link: rec.get('linkin')?.[0] ?? '' }));
   });
+  plan.emptied.forEach((p, i) => answer('keep-note', `${p}/*`, `m${i}`, 'what is about to be deleted could not be read', (rec) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })));
   plan.doomed.forEach((p, i) =>
     answer('doomed', p, `d${i}`, 'what the action deletes could not be looked through', (rec) => {
       const refs = rec.get('ref') ?? [];

@@ -24,7 +24,9 @@ export interface RehearsalReading {
   /**
    * When the request says another copy exists (duplicates, originals, already moved or backed
    * up), or asks only to move or rename: the files whose content survives nowhere; when it asks
-   * to switch something off for a while (disable, for now): the deleted ones among them.
+   * to switch something off for a while (disable, for now): the deleted ones among them; when it
+   * asks to move everything out of a folder: what the move left there and the command then deleted.
+   * A file the request names, edited in place, is not counted.
    */
   onlyCopies: string[];
   /** Files left damaged: one that no longer parses in its format (JSON, YAML, TOML, a makefile, a shell script, a crontab, the account files), or an append glued onto a last line that had no line break. */
@@ -73,6 +75,8 @@ const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|al
 const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate)\b/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean)\b/i;
 const REPLACE_ASK = /\b(restore|put back|replace|overwrite|revert|roll ?back|reset)\b/i;
+/** A request to move everything (all of a folder's content) somewhere. */
+const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything|all (of )?(the |its |my )?(files|contents?|of it)|whole|entire|contents)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
 
@@ -157,13 +161,21 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a switch-off meant to be undone should delete nothing that exists nowhere else (a link, yes;
   // the only copy of a site's configuration, no); edits it makes are its point
   const deleted = new Set(report.changes.filter((c) => c.change === 'deleted').map((c) => c.path));
+  // a file the request names, edited in place, is the change asked for ("remove the duplicate
+  // lines from list.txt"), not a copy lost
+  const named = facts.requestPaths.filter((p) => !p.endsWith('/'));
+  const lost = report.lost.filter((p) => deleted.has(p) || !named.includes(p));
+  // a move of everything out of a folder that is then deleted should leave nothing behind in
+  // it (dot files a `*` did not match)
+  const emptied = new Set(report.changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom.slice(0, c.movedFrom.lastIndexOf('/'))] : [])));
+  const leftBehind = MOVE_ALL_ASK.test(ask) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
   const onlyCopies = REPLACE_ASK.test(ask)
     ? []
     : COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))
-      ? report.lost
+      ? lost
       : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
-        ? report.lost.filter((p) => deleted.has(p))
-        : [];
+        ? lost.filter((p) => deleted.has(p))
+        : leftBehind;
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
