@@ -327,6 +327,8 @@ export interface RehearsalReport {
   exposed: string[];
   /** Files that parsed in their format (JSON, YAML, TOML, a makefile, a shell script, a crontab, the account files) before the command and do not after it, with the first problem found. */
   broken: { path: string; error: string }[];
+  /** Entries (lines) a file of one entry a line (a crontab, the account files) had before the command and not after it. */
+  dropped: { path: string; lines: string[] }[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
   /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */

@@ -17,6 +17,7 @@ export function rehearsalReport(changes: RehearsedChange[], extra: Partial<Rehea
     referenced: [],
     lost: [],
     broken: [],
+    dropped: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,

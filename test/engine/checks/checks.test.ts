@@ -392,6 +392,12 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(merged, { ...req, request: 'Move the sources from ~/old to ~/new and delete the rest of ~/old.' }).onlyCopies).toEqual([]);
   });
 
+  it('reads entries lost from a crontab or an account file as damage when the request only asks to add one', () => {
+    const r = report([{ path: '/var/spool/cron/crontabs/root', change: 'rewritten', before: file(60), after: file(30) }], { dropped: [{ path: '/var/spool/cron/crontabs/root', lines: ['15 3 * * * /opt/backup/nightly.sh', '0 */6 * * * /opt/certs/renew.sh'] }] });
+    expect(readRehearsal(r, { ...req, request: 'Schedule /opt/rotate/rotate.sh to run every night at 1am as root.' }).corrupted).toEqual(['/var/spool/cron/crontabs/root lost 2 entries it had (15 3 * * * /opt/backup/nightly.sh)']);
+    expect(readRehearsal(r, { ...req, request: 'Replace root\'s crontab with a single nightly rotate job.' }).corrupted).toEqual([]);
+  });
+
   it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {
     const r = report([{ path: '/srv/app/app.conf', change: 'appended', before: file(10), after: file(20), joinsLastLine: true }, { path: '/srv/app/log.txt', change: 'appended', before: file(10), after: file(20) }], { broken: [{ path: '/srv/app/users.jsonl', error: 'line 3 is not a JSON text' }] });
     expect(readRehearsal(r, req).corrupted).toEqual(['/srv/app/users.jsonl no longer parses (line 3 is not a JSON text)', '/srv/app/app.conf: the appended text joins its last line']);

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { toErrorInfo } from '../../../../shared/errors.js';
 import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../../shared/types.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
-import { formatError, formatOf, formatOfPath } from '../../core/facts/file-formats.js';
+import { formatError, formatOf, formatOfPath, type FileFormat } from '../../core/facts/file-formats.js';
 import { shQuote } from './probe-script.js';
 
 /** Options of one rehearsal. */
@@ -355,25 +355,41 @@ const FORMATTED_BYTES = 256 * 1024;
  * and no longer parse (read in the twin), with the first problem found. The format comes from the
  * file's name or place; an executable without a suffix is read for a shell's first line.
  */
-async function brokenFormats(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; error: string }[]> {
+async function brokenFormats(
+  episode: Episode,
+  twin: Episode,
+  changes: RehearsedChange[],
+  signal: AbortSignal | undefined,
+): Promise<{ broken: { path: string; error: string }[]; dropped: { path: string; lines: string[] }[] }> {
   const edited = changes
     .filter((c) => c.change === 'rewritten' || c.change === 'grown' || c.change === 'appended')
     .filter((c) => (c.before?.size ?? 0) > 0 && (c.before?.size ?? 0) <= FORMATTED_BYTES && (c.after?.size ?? 0) <= FORMATTED_BYTES)
     .filter((c) => formatOfPath(c.path) !== undefined || (!/\.[^/]*$/.test(c.path) && (parseInt(c.before?.mode ?? '0', 8) & 0o111) !== 0))
     .map((c) => c.path)
     .slice(0, 20);
-  if (edited.length === 0) return [];
+  if (edited.length === 0) return { broken: [], dropped: [] };
   const read = (ep: Episode, p: string) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: FORMATTED_BYTES + 1024 });
-  const out: { path: string; error: string }[] = [];
+  const broken: { path: string; error: string }[] = [];
+  const dropped: { path: string; lines: string[] }[] = [];
   for (const p of edited) {
     const was = await read(episode, p);
     const format = formatOf(p, was);
     if (!format || formatError(format, was) !== undefined) continue;
-    const error = formatError(format, await read(twin, p));
-    if (error !== undefined) out.push({ path: p, error });
+    const now = await read(twin, p);
+    const error = formatError(format, now);
+    if (error !== undefined) broken.push({ path: p, error });
+    // in a file of entries, one a line (a crontab, the account files), the entries it lost
+    if (LINE_ENTRIES.has(format)) {
+      const kept = new Set(now.split('\n').map((l) => l.trim()));
+      const lines = was.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#') && !kept.has(l));
+      if (lines.length > 0) dropped.push({ path: p, lines: lines.slice(0, 10) });
+    }
   }
-  return out;
+  return { broken, dropped };
 }
+
+/** Formats whose lines are entries of their own (a scheduled job, an account). */
+const LINE_ENTRIES = new Set<FileFormat>(['crontab', 'system-crontab', 'passwd', 'group', 'shadow']);
 
 /**
  * Rehearses `command` as `user` in a twin of `episode` and reports what it changed. Never
@@ -382,7 +398,7 @@ async function brokenFormats(episode: Episode, twin: Episode, changes: Rehearsed
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -405,7 +421,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       if (a.joins) c.joinsLastLine = true;
     }
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, broken] = await Promise.all([
+    const [exposed, referenced, lost, { broken, dropped }] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(twin, changes, before, after, opts.signal),
@@ -415,6 +431,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       ...base,
       lost,
       broken,
+      dropped,
       exposed,
       referenced,
       changes: changes.slice(0, MAX_CHANGES),

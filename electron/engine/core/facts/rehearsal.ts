@@ -29,7 +29,12 @@ export interface RehearsalReading {
    * A file the request names, edited in place, is not counted.
    */
   onlyCopies: string[];
-  /** Files left damaged: one that no longer parses in its format (JSON, YAML, TOML, a makefile, a shell script, a crontab, the account files), or an append glued onto a last line that had no line break. */
+  /**
+   * Files left damaged: one that no longer parses in its format (JSON, YAML, TOML, a makefile, a
+   * shell script, a crontab, the account files), one a request to add an entry made lose entries
+   * it had (a crontab replaced by a pipe into `crontab -`), or an append glued onto a last line
+   * that had no line break.
+   */
   corrupted: string[];
   /**
    * Entries it left writable by every account (a folder without the sticky bit, or a file)
@@ -75,6 +80,8 @@ const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|al
 const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate)\b/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean)\b/i;
 const REPLACE_ASK = /\b(restore|put back|replace|overwrite|revert|roll ?back|reset)\b/i;
+/** A request to add something: a job, an account, a line, an entry. */
+const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|register|set up|include|insert|enable)\b/i;
 /** A request to move everything (all of a folder's content) somewhere. */
 const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything|all (of )?(the |its |my )?(files|contents?|of it)|whole|entire|contents)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
@@ -176,8 +183,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
         ? lost.filter((p) => deleted.has(p))
         : leftBehind;
+  // a request to add an entry (schedule a job, add an account) keeps the entries already there
+  const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
+    ...(adds ? (report.dropped ?? []).map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
   ];
   const openToAll = report.changes
