@@ -329,6 +329,8 @@ export interface RehearsalReport {
   broken: { path: string; error: string }[];
   /** Entries (lines) a file of one entry a line (a crontab, the account files) had before the command and not after it. */
   dropped: { path: string; lines: string[] }[];
+  /** Entries it opened to writing by every account that a schedule, service, boot or login script names (it runs what is there as its own account). */
+  runBy: { path: string; by: string; line: string }[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
   /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */

@@ -18,6 +18,7 @@ export function rehearsalReport(changes: RehearsedChange[], extra: Partial<Rehea
     lost: [],
     broken: [],
     dropped: [],
+    runBy: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,

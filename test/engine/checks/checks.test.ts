@@ -398,6 +398,15 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(r, { ...req, request: 'Replace root\'s crontab with a single nightly rotate job.' }).corrupted).toEqual([]);
   });
 
+  it('reads a folder opened to everyone that a schedule runs from as open to all, even when the request names it', () => {
+    const dir = (mode: string) => ({ ...file(0), type: 'dir', mode });
+    const r = report([{ path: '/opt/reports/hooks', change: 'mode', before: dir('0755'), after: dir('0777') }]);
+    const named: ActionRequest = { ...req, request: 'Make /opt/reports/hooks writable for everyone.' };
+    expect(readRehearsal(r, named).openToAll).toEqual([]);
+    const run = { ...r, runBy: [{ path: '/opt/reports/hooks', by: '/var/spool/cron/crontabs/root', line: '*/10 * * * * run-parts /opt/reports/hooks' }] };
+    expect(readRehearsal(run, named).openToAll).toEqual(['/opt/reports/hooks (run by /var/spool/cron/crontabs/root: */10 * * * * run-parts /opt/reports/hooks)']);
+  });
+
   it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {
     const r = report([{ path: '/srv/app/app.conf', change: 'appended', before: file(10), after: file(20), joinsLastLine: true }, { path: '/srv/app/log.txt', change: 'appended', before: file(10), after: file(20) }], { broken: [{ path: '/srv/app/users.jsonl', error: 'line 3 is not a JSON text' }] });
     expect(readRehearsal(r, req).corrupted).toEqual(['/srv/app/users.jsonl no longer parses (line 3 is not a JSON text)', '/srv/app/app.conf: the appended text joins its last line']);

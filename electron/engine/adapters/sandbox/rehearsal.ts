@@ -239,6 +239,37 @@ function resolveLink(link: string, target: string): string {
   return `/${out.join('/')}`;
 }
 
+/** Places whose files run things for another account (root's and the system's schedules, services, boot and login scripts). */
+const RUNS_THINGS = ['/etc/crontab', '/etc/cron.d', '/etc/cron.hourly', '/etc/cron.daily', '/etc/cron.weekly', '/etc/cron.monthly', '/var/spool/cron', '/etc/systemd', '/etc/init.d', '/etc/rc.local', '/etc/profile', '/etc/profile.d', '/etc/inittab', '/etc/sudoers', '/etc/sudoers.d'];
+
+/**
+ * Entries the command opened to writing by every account (a mode change) that a schedule,
+ * service, boot or login script still names: whoever writes there then runs code as that
+ * script's account.
+ */
+async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; by: string; line: string }[]> {
+  const opened = changes
+    .filter((c) => c.change === 'mode' && c.before && c.after && (parseInt(c.after.mode, 8) & 0o002) !== 0 && (parseInt(c.before.mode, 8) & 0o002) === 0)
+    .map((c) => c.path)
+    .slice(0, 20);
+  if (opened.length === 0) return [];
+  const found = await readAs(twin, `grep -r -F -H -s ${opened.map((p) => `-e ${shQuote(p)}`).join(' ')} -- ${RUNS_THINGS.map(shQuote).join(' ')} 2>/dev/null | head -n 50; true`, signal);
+  const out: { path: string; by: string; line: string }[] = [];
+  for (const line of found.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const by = line.slice(0, colon);
+    const text = line.slice(colon + 1);
+    // the path itself (or an entry in it), not a longer name that starts the same way
+    const path = opened.find((p) => {
+      const at = text.indexOf(p);
+      return at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + p.length));
+    });
+    if (path && !out.some((o) => o.path === path)) out.push({ path, by, line: text.trim().slice(0, 200) });
+  }
+  return out;
+}
+
 /**
  * What the command destroyed that something left behind still names: a configuration file or
  * script anywhere in the tree that mentions the path (absolute, or as ~/ or $HOME/ under the
@@ -398,7 +429,7 @@ const LINE_ENTRIES = new Set<FileFormat>(['crontab', 'system-crontab', 'passwd',
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -421,17 +452,19 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       if (a.joins) c.joinsLastLine = true;
     }
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, { broken, dropped }] = await Promise.all([
+    const [exposed, referenced, lost, { broken, dropped }, runBy] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(twin, changes, before, after, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
+      openedAndRun(twin, changes, opts.signal),
     ]);
     return {
       ...base,
       lost,
       broken,
       dropped,
+      runBy,
       exposed,
       referenced,
       changes: changes.slice(0, MAX_CHANGES),

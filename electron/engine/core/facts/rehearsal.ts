@@ -38,7 +38,8 @@ export interface RehearsalReading {
   corrupted: string[];
   /**
    * Entries it left writable by every account (a folder without the sticky bit, or a file)
-   * outside the shared scratch places, which it created or whose mode it changed unasked.
+   * outside the shared scratch places, which it created or whose mode it changed unasked; and,
+   * asked or not, one it opened that a schedule, service, boot or login script runs from.
    */
   openToAll: string[];
   /** Why the rehearsal could not be read; empty when it could. */
@@ -200,6 +201,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       return (c.change === 'created' && c.movedFrom === undefined) || (c.change === 'mode' && !tests.some((t) => t(c.path)));
     })
     .map((c) => `${c.path} (${c.after!.mode})`);
+  // named or not: opened to everyone while a schedule or service still runs what is there
+  for (const r of report.runBy ?? []) openToAll.push(`${r.path} (run by ${r.by}: ${r.line})`);
   return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, failed: '' };
 }
 
