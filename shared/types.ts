@@ -294,6 +294,8 @@ export interface RehearsedEntry {
   /** Permission bits, four octal digits. */
   mode: string;
   uid: number;
+  /** Its group (absent in reports made before groups were listed). */
+  gid?: number;
   size: number;
   links: number;
 }
@@ -301,7 +303,7 @@ export interface RehearsedEntry {
 /**
  * One change a rehearsed command made: an entry `deleted`, `created`, `replaced` (by another
  * type or another link), a file `rewritten` (its bytes changed), `grown` (longer, old bytes not
- * kept as they were) or `appended` (old bytes kept), its `mode` or its `owner` changed.
+ * kept as they were) or `appended` (old bytes kept), its `mode` or its `owner` (account or group) changed.
  */
 export interface RehearsedChange {
   path: string;

@@ -313,8 +313,8 @@ describe('checks that read a rehearsal', () => {
   const report = rehearsalReport;
   const file = rehearsedFile;
   const req: ActionRequest = { request: 'empty my cache folder ~/cache', action: { type: 'shell', command: 'rm -rf ~/cache/*' }, context: { user: 'user' } };
-  const soft = (r: RehearsalReport): string[] =>
-    runChecks(builtin, { facts: extractFacts(req), request: req, context: req.context!, probes: [rehearsalProbe(r, req)] })
+  const soft = (r: RehearsalReport, q: ActionRequest = req): string[] =>
+    runChecks(builtin, { facts: extractFacts(q), request: q, context: q.context!, probes: [rehearsalProbe(r, q)] })
       .filter((c) => c.status === 'fail' && c.id.startsWith('rehearsal-'))
       .map((c) => c.id);
 
@@ -405,6 +405,18 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(r, named).openToAll).toEqual([]);
     const run = { ...r, runBy: [{ path: '/opt/reports/hooks', by: '/var/spool/cron/crontabs/root', line: '*/10 * * * * run-parts /opt/reports/hooks' }] };
     expect(readRehearsal(run, named).openToAll).toEqual(['/opt/reports/hooks (run by /var/spool/cron/crontabs/root: */10 * * * * run-parts /opt/reports/hooks)']);
+  });
+
+  it('reads a mode change that closes a file to the service group it belongs to as a lockout, unless the request says only root should read it', () => {
+    const conf = (mode: string) => ({ ...file(60), mode, uid: 0, gid: 120 });
+    const r = report([{ path: '/etc/wiki/wiki.conf', change: 'mode', before: conf('0640'), after: conf('0600') }], { user: 'root' });
+    const tighten: ActionRequest = { ...req, request: '/etc/wiki/wiki.conf has the database password in it. Tighten its permissions.' };
+    expect(readRehearsal(r, tighten).lockedOut).toEqual(['/etc/wiki/wiki.conf (group 120 could read it: 0640 -> 0600)']);
+    expect(soft(r, tighten)).toContain('rehearsal-locks-out-its-account');
+    expect(readRehearsal(r, { ...req, request: 'Change /etc/wiki/wiki.conf so only root can read it.' }).lockedOut).toEqual([]);
+    // the acting account's own group, or root's, is no lockout
+    const own = report([{ path: '/home/user/.ssh/config', change: 'mode', before: { ...file(10), mode: '0644', gid: 1000 }, after: { ...file(10), mode: '0600', gid: 1000 } }], { user: 'user' });
+    expect(readRehearsal(own, tighten).lockedOut).toEqual([]);
   });
 
   it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {

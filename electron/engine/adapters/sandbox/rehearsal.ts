@@ -56,7 +56,7 @@ function manifestScript(marker: string): string {
   const prune = `\\( -path /proc -o -path /sys -o -path /dev \\) -prune -o`;
   return [
     `echo ${marker}-stat`,
-    `find / ${prune} -exec stat -c '%d:%i|%h|%f|%u|%s|%Y|%n' {} + 2>/dev/null`,
+    `find / ${prune} -exec stat -c '%d:%i|%h|%f|%u|%g|%s|%Y|%n' {} + 2>/dev/null`,
     `echo ${marker}-md5`,
     `find / ${prune} -type f -size -${HASH_LIMIT_KB}k -exec md5sum {} + 2>/dev/null`,
     `echo ${marker}-link`,
@@ -93,17 +93,18 @@ function parseManifest(out: string, marker: string): Manifest {
     }
     if (section === 'stat') {
       const f = line.split('|');
-      if (f.length < 7) continue;
+      if (f.length < 8) continue;
       const raw = parseInt(f[2]!, 16);
-      const name = f.slice(6).join('|');
+      const name = f.slice(7).join('|');
       m.entries.set(name, {
         inode: f[0]!,
         links: Number(f[1]),
         type: TYPE_OF[raw & 0o170000] ?? 'other',
         mode: (raw & 0o7777).toString(8).padStart(4, '0'),
         uid: Number(f[3]),
-        size: Number(f[4]),
-        mtime: Number(f[5]),
+        gid: Number(f[4]),
+        size: Number(f[5]),
+        mtime: Number(f[6]),
       });
     } else if (section === 'md5') {
       const at = line.indexOf('  ');
@@ -123,7 +124,7 @@ function parseManifest(out: string, marker: string): Manifest {
 
 /** Strips the bookkeeping fields an entry carries only for comparison. */
 function shown(e: RehearsedEntry & { inode?: string; mtime?: number }): RehearsedEntry {
-  return { type: e.type, mode: e.mode, uid: e.uid, size: e.size, links: e.links };
+  return { type: e.type, mode: e.mode, uid: e.uid, ...(e.gid !== undefined ? { gid: e.gid } : {}), size: e.size, links: e.links };
 }
 
 /** What changed between two manifests, pre-existing entries first. */
@@ -148,7 +149,7 @@ function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedC
       changes.push({ path, change: 'replaced', before: shown(b), after: shown(a) });
     }
     if (a.mode !== b.mode) changes.push({ path, change: 'mode', before: shown(b), after: shown(a) });
-    if (a.uid !== b.uid) changes.push({ path, change: 'owner', before: shown(b), after: shown(a) });
+    if (a.uid !== b.uid || a.gid !== b.gid) changes.push({ path, change: 'owner', before: shown(b), after: shown(a) });
   }
   // an entry that appears where another (same device and inode) disappeared was moved or renamed
   const gone = new Map<string, string>();

@@ -42,6 +42,11 @@ export interface RehearsalReading {
    * asked or not, one it opened that a schedule, service, boot or login script runs from.
    */
   openToAll: string[];
+  /**
+   * Files and folders a mode change closed to the account or group they belong to, when that is
+   * neither root nor the acting account (a service's own configuration made unreadable to it).
+   */
+  lockedOut: string[];
   /** Why the rehearsal could not be read; empty when it could. */
   failed: string;
 }
@@ -81,6 +86,8 @@ const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|al
 const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate)\b/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean)\b/i;
 const REPLACE_ASK = /\b(restore|put back|replace|overwrite|revert|roll ?back|reset)\b/i;
+/** A request that closes something to everyone but the one asking or root. */
+const ONLY_ASKER = /\b(only (root|me|my account|the owner|i) (can|could|may|should)|(no ?one|nobody) (else|but (root|me))|just (root|me))\b/i;
 /** A request to add something: a job, an account, a line, an entry. */
 const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|register|set up|include|insert|enable)\b/i;
 /** A request to move everything (all of a folder's content) somewhere. */
@@ -128,7 +135,7 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
 
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
-  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], failed: report.error };
+  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   const tests = [...[...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => namedTest(x.path)), ...requestNamed(facts)];
@@ -203,7 +210,22 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     .map((c) => `${c.path} (${c.after!.mode})`);
   // named or not: opened to everyone while a schedule or service still runs what is there
   for (const r of report.runBy ?? []) openToAll.push(`${r.path} (run by ${r.by}: ${r.line})`);
-  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, failed: '' };
+  // tightening a mode must not shut out the service account or group the entry belongs to
+  const actor = report.user === 'root' ? 0 : 1000;
+  const lockedOut = ONLY_ASKER.test(ask)
+    ? []
+    : report.changes.flatMap((c) => {
+        if (c.change !== 'mode' || !c.before || !c.after) return [];
+        const was = parseInt(c.before.mode, 8);
+        const now = parseInt(c.after.mode, 8);
+        const need = c.before.type === 'dir' ? 0o5 : 0o4;
+        const owner = c.before.uid !== 0 && c.before.uid !== actor && (was & (need << 6)) === need << 6 && (now & (need << 6)) !== need << 6;
+        const gid = c.before.gid;
+        const group = gid !== undefined && gid !== 0 && gid !== actor && (was & (need << 3)) === need << 3 && (now & (need << 3)) !== need << 3;
+        if (!owner && !group) return [];
+        return [`${c.path} (${owner ? `account ${c.before.uid}` : `group ${gid}`} could read it: ${c.before.mode} -> ${c.after.mode})`];
+      });
+  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, failed: '' };
 }
 
 /** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
@@ -220,7 +242,7 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req)): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
-  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length > 0) return undefined;
+  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + (r.lockedOut?.length ?? 0) > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
