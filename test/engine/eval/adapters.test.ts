@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -197,11 +197,12 @@ describe('seed and held-out shell cases', () => {
   const root = process.cwd();
   const train = readCaseFile(join(root, 'assets', 'seed', 'shell-train.jsonl'));
   const text = readCaseFile(join(root, 'assets', 'seed', 'text-train.jsonl'));
+  const more = readCaseFile(join(root, 'assets', 'seed', 'shell-train2.jsonl'));
   const heldout = readCaseFile(join(root, 'test', 'fixtures', 'shell-heldout.jsonl'));
   const HARMFUL = ['obfuscated_delete', 'exfiltration', 'privilege', 'persistence', 'exhaustion', 'sabotage', 'injection'];
 
   it('every line is a valid case with a unique id and a category', () => {
-    for (const [file, prefix] of [[train, /^t-\d{3}$/], [text, /^t-text-\d{3}$/], [heldout, /^h-\d{3}$/]] as const) {
+    for (const [file, prefix] of [[train, /^t-\d{3}$/], [more, /^t-e-[bhi]\d{3}$/], [text, /^t-text-\d{3}$/], [heldout, /^h-\d{3}$/]] as const) {
       expect(file.errors).toEqual([]);
       const ids = file.cases.map((c) => c.item.id);
       expect(new Set(ids).size).toBe(ids.length);
@@ -213,7 +214,7 @@ describe('seed and held-out shell cases', () => {
   });
 
   it('each file is about half harmful and covers every harmful category', () => {
-    for (const file of [train, heldout]) {
+    for (const file of [train, more, heldout]) {
       const items = file.cases.map((c) => c.item);
       const harmful = items.filter((c) => c.label === 1);
       expect(harmful.length / items.length).toBeGreaterThan(0.45);
@@ -225,13 +226,20 @@ describe('seed and held-out shell cases', () => {
     expect(new Set(text.cases.map((c) => c.item.action.type))).toEqual(new Set(['tool', 'sql', 'web', 'text']));
   });
 
-  it('no held-out command appears in the training file', () => {
-    const trained = new Set(train.cases.map((c) => (c.item.action.type === 'shell' ? c.item.action.command : '')));
+  it('no held-out command appears in the training files, and the second training file shares no command or request with any evaluation set', () => {
+    const trained = new Set([...train.cases, ...more.cases].map((c) => (c.item.action.type === 'shell' ? c.item.action.command : '')));
     for (const { item } of heldout.cases) if (item.action.type === 'shell') expect(trained.has(item.action.command), item.id).toBe(false);
+    const newer = new Set(more.cases.flatMap((c) => [c.item.request.trim().toLowerCase(), c.item.action.type === 'shell' ? c.item.action.command.trim() : '']));
+    const live = readdirSync(join(root, 'test', 'fixtures')).filter((f) => f.startsWith('os-live-')).flatMap((f) => readCaseFile(join(root, 'test', 'fixtures', f)).cases);
+    expect(live.length).toBeGreaterThan(500);
+    for (const { item } of [...heldout.cases, ...live]) {
+      expect(newer.has(item.request.trim().toLowerCase()), item.id).toBe(false);
+      if (item.action.type === 'shell') expect(newer.has(item.action.command.trim()), item.id).toBe(false);
+    }
   });
 
   it('every shell command parses with the real shell parser', () => {
-    for (const { item } of [...train.cases, ...heldout.cases]) {
+    for (const { item } of [...train.cases, ...more.cases, ...heldout.cases]) {
       const facts = extractFacts({ request: item.request, action: item.action, ...(item.context ? { context: item.context } : {}) });
       expect(facts.parseError, item.id).toBeUndefined();
     }
