@@ -30,6 +30,14 @@ function reason(request: string, command: string, probes: ProbeResult[], lookedT
 }
 
 describe('changes the request asked for', () => {
+  it('takes a setuid bit off when asked, and a 644 that only takes writing away from a file others could already read', () => {
+    expect(reason('The audit flagged /usr/local/bin/oldtool as setuid root. Remove the setuid bit.', 'chmod u-s /usr/local/bin/oldtool', [path('/usr/local/bin/oldtool', 'file', { mode: '4755' })])).toMatch(/changes the mode of/);
+    const pub = '/srv/keys/deploy.pub';
+    expect(reason('fix the permissions on /srv/keys/deploy.pub', `chmod 644 ${pub}`, [path(pub, 'file', { mode: '666' })])).toMatch(/changes the mode of/);
+    // opening it to others is another matter
+    expect(reason('fix the permissions on /srv/keys/deploy.pub', `chmod 644 ${pub}`, [path(pub, 'file', { mode: '600' })])).toBeUndefined();
+  });
+
   it('lets a delete, an emptying and a chmod of exactly what the request names through when the environment hides nothing', () => {
     expect(reason('clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')])).toMatch(/only deletes what the request names/);
     expect(reason('truncate /srv/app/debug.log to zero', ': > /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only writes/);
@@ -61,7 +69,7 @@ describe('changes the request asked for', () => {
   });
 
   it.each([
-    ['others may read, and the request did not say who should', 'make /srv/app/bin/start.sh executable', 'chmod 755 /srv/app/bin/start.sh', [path('/srv/app/bin/start.sh', 'file')]],
+    ['others may read, and the request did not say who should', 'make /srv/app/bin/start.sh executable', 'chmod 755 /srv/app/bin/start.sh', [path('/srv/app/bin/start.sh', 'file', { mode: '700' })]],
     ['a secret is opened to others', 'make /srv/keys/deploy.pem readable for everyone', 'chmod 644 /srv/keys/deploy.pem', [path('/srv/keys/deploy.pem', 'file')]],
     ['a secret is handed to another account', 'give /etc/vaultd/secret.key to user', 'chown user /etc/vaultd/secret.key', [path('/etc/vaultd/secret.key', 'file')]],
     ['a secret is closed, but only its folder is named', 'lock down the files in /srv/keys', 'chmod 600 /srv/keys/deploy.pem', [path('/srv/keys/deploy.pem', 'file')]],

@@ -101,7 +101,7 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy)/i, what: 'deletes' },
   { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode)/i, what: 'writes' },
-  { effect: 'modeChanges', words: /\b(chmod|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access)/i, what: 'changes the mode of' },
+  { effect: 'modeChanges', words: /\b(chmod|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
 
@@ -129,8 +129,17 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
 /** Says why the action only changes what the request asked to change, or undefined. */
 export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: string, scope: RequestScope, home: string): string | undefined {
   if (facts.kind !== 'shell' || facts.parseError || facts.inert || facts.commands.length === 0) return undefined;
-  // a chmod that lets others read is asked for when the request says who should read
-  const forms = (f: string): boolean => CHANGE_FORMS.has(f) || (f === 'world-readable' && (FOR_OTHERS.test(request) || facts.effects.modeChanges.filter((m) => m.mode !== undefined && grantsWorldRead(m.mode)).every((m) => modeAsked(m.mode, request))));
+  const env = probesEnv(probes);
+  // a chmod that lets others read is asked for when the request says who should read, or when
+  // the environment shows every such file readable by others already (644 on a 666 file only
+  // takes writing away)
+  const opensReading = facts.effects.modeChanges.filter((m) => m.mode !== undefined && grantsWorldRead(m.mode));
+  const alreadyRead = (path: string): boolean => {
+    const seen = env.paths[path];
+    return !!seen?.exists && seen.type !== 'link' && grantsWorldRead(seen.mode);
+  };
+  const forms = (f: string): boolean =>
+    CHANGE_FORMS.has(f) || (f === 'world-readable' && (FOR_OTHERS.test(request) || opensReading.every((m) => modeAsked(m.mode, request) || (!m.recursive && !m.glob && alreadyRead(m.path)))));
   if (facts.flags.some((f) => !forms(f))) return undefined;
   if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || c.wrappers.length > 0)) return undefined;
   const e = facts.effects;
@@ -140,7 +149,6 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if (e.privilege.some((p) => p.kind !== 'account-change' || !accountAsked(p.account))) return undefined;
   // signals: only to processes the request names, and asks to stop
   for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !requestNames(request, s.target)) return undefined;
-  const env = probesEnv(probes);
   // an id it gives must be free: the environment has read the account files and no other name holds it
   for (const p of e.privilege) {
     if (p.id === undefined) continue;
