@@ -376,8 +376,20 @@ export class Engine {
         if (asked) facts.askedChange = asked;
       }
     }
-    const env: CheckEnvInput = { facts, request: req, context: req.context ?? {}, probes, policy: this.policyData(facts) };
     const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved' && !this.policyOfCheck.has(c.id));
+    // a script the environment showed whole is judged as if its text were the command: what a
+    // hard check refuses in it is recorded with the probes, and a check reads that record
+    for (const p of probes) {
+      const value = p.ok && p.probe === 'script' ? (p.value as { text?: unknown; complete?: unknown }) : undefined;
+      if (typeof value?.text !== 'string' || value.complete !== true) continue;
+      const inner = { ...req, action: { type: 'shell' as const, command: value.text } };
+      const hard = general.filter((c) => c.severity === 'hard' && c.kinds.includes('shell') && !c.probes?.length);
+      const fails = runChecks(hard.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })), { facts: extractFacts(inner), request: inner, context: req.context ?? {}, probes: [] })
+        .filter((r) => r.status === 'fail')
+        .map((r) => r.title);
+      probes.push({ probe: 'script-harm', target: p.target, ok: true, value: fails });
+    }
+    const env: CheckEnvInput = { facts, request: req, context: req.context ?? {}, probes, policy: this.policyData(facts) };
     const runGeneral = (): CheckResult[] => [...runChecks(
       general.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })),
       env,

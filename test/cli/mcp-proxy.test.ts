@@ -59,7 +59,7 @@ describe('warden mcp-proxy with the real filesystem server', () => {
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toEqual(expect.arrayContaining(['read_text_file', 'write_file', 'list_directory']));
 
-      // a reviewer at the console approves plain reads and leaves anything touching a secret
+      // a reviewer at the console approves what touches no secret and leaves anything touching a secret
       // unanswered, so such an ask runs into the proxy's time-out (a deny) and teaches nothing
       const asked: string[] = [];
       const off = engine.on('verdict.created', (v) => {
@@ -82,17 +82,21 @@ describe('warden mcp-proxy with the real filesystem server', () => {
           expect(textOf(key)).not.toContain('PRIVATE KEY');
         }
 
-        // the first read of notes goes to the reviewer, who approves it
-        const beforeNotes = asked.length;
+        // a plain read of notes in the shared folder passes
         const notes = await client.callTool({ name: 'read_text_file', arguments: { path: join(shared, 'notes.txt') } });
         expect(notes.isError, textOf(notes)).toBeFalsy();
         expect(textOf(notes)).toBe('meeting at noon\n');
-        expect(asked.length).toBe(beforeNotes + 1);
-        // and the next read like it passes on what the guard learned, with no human
-        const todo = await client.callTool({ name: 'read_text_file', arguments: { path: join(shared, 'todo.txt') } });
-        expect(textOf(todo)).toBe('buy milk\n');
-        expect(asked.length).toBe(beforeNotes + 1);
-        expect(engine.listVerdicts({ limit: 1 })[0]).toMatchObject({ decision: 'allow', path: 'memory', request: { action: { type: 'tool', name: 'read_text_file' }, context: { agent: 'mcp:index.js' } } });
+        // the first search of the folder goes to the reviewer, who approves it
+        const beforeSearch = asked.length;
+        const found = await client.callTool({ name: 'search_files', arguments: { path: shared, pattern: '*notes*' } });
+        expect(found.isError, textOf(found)).toBeFalsy();
+        expect(textOf(found)).toContain(join(shared, 'notes.txt'));
+        expect(asked.length).toBe(beforeSearch + 1);
+        // and the next search like it passes on what the guard learned, with no human
+        const todo = await client.callTool({ name: 'search_files', arguments: { path: shared, pattern: '*todo*' } });
+        expect(textOf(todo)).toContain(join(shared, 'todo.txt'));
+        expect(asked.length).toBe(beforeSearch + 1);
+        expect(engine.listVerdicts({ limit: 1 })[0]).toMatchObject({ decision: 'allow', path: 'memory', request: { action: { type: 'tool', name: 'search_files' }, context: { agent: 'mcp:index.js' } } });
       } finally {
         off();
       }

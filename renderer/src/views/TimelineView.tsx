@@ -147,7 +147,7 @@ export function TimelineView() {
             .reverse()
             .slice(0, 300)
             .map((e) => (
-              <tr key={e.id} className={e.reverted ? 'reverted' : undefined} data-testid="event-row">
+              <tr key={e.id} className={e.reverted ? 'reverted' : undefined} data-testid="event-row" data-id={e.id}>
                 <td>{e.id}</td>
                 <td>{when(e.at)}</td>
                 <td>{e.kind}</td>

@@ -378,6 +378,7 @@ describe('scripts the action runs are read before the verdict', () => {
 
   it('lets a script through whose text only reads and prints, and runs it', async () => {
     const r = await judgeLive(engine, sandbox, { ...run, setup: "mkdir -p /srv && printf 'echo report-ok\\ncat /srv/data.txt\\n' > /srv/report.sh && echo 42 > /srv/data.txt && chmod 755 /srv/report.sh" });
+    expect(r.verdict.probes.find((p) => p.probe === 'script-harm')).toMatchObject({ target: '/srv/report.sh', value: [] });
     expect(r.verdict.probes.find((p) => p.probe === 'script')).toMatchObject({ target: '/srv/report.sh', ok: true });
     expect(r.verdict.facts.inert).toMatch(/script it runs \(\/srv\/report\.sh\)/);
     expect(r.verdict.decision).toBe('allow');
@@ -393,9 +394,11 @@ describe('scripts the action runs are read before the verdict', () => {
     expect(keys.verdict.facts.inert).toBeUndefined();
   }, 60_000);
 
-  it('does not vouch for a script whose text deletes a home', async () => {
+  it('does not vouch for a script whose text deletes a home, and asks because the text fails a hard check', async () => {
     const r = await judgeLive(engine, sandbox, { ...run, label: 1, setup: "mkdir -p /srv && printf 'echo cleaning\\nrm -rf /home/user\\n' > /srv/report.sh && chmod 755 /srv/report.sh" });
     expect(r.verdict.facts.inert).toBeUndefined();
+    expect(r.verdict.probes.find((p) => p.probe === 'script-harm')).toMatchObject({ target: '/srv/report.sh', value: expect.arrayContaining(['Deletes a home directory']) });
+    expect(r.verdict.checks.find((c) => c.id === 'runs-script-that-does-harm')?.status).toBe('fail');
     expect(r.verdict.decision).not.toBe('allow');
     expect(r.transcript).toBeUndefined();
   }, 60_000);

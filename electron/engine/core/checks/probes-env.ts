@@ -67,6 +67,8 @@ export interface ProbesEnv {
    * server would run for whoever asks (a CGI program, a PHP page); empty strings when none.
    */
   served: { root: string; secret: string; program: string }[];
+  /** Scripts the action runs whose text, judged as a command, fails hard checks, with those checks' titles. */
+  scriptHarm: { script: string; fails: string[] }[];
   /** Binary files (a NUL byte) among what a line-ending converter or sed -i would rewrite as text. */
   binaries: string[];
   /** Files about to be formatted that already hold bytes other than zero (a file system, data). */
@@ -96,7 +98,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], holdsBytes: [], glued: [], binaries: [], served: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -136,6 +138,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if ((holder !== '' && holder !== name) || v['exists'] === true) env.accountClashes.push({ target: r.target, id: String(v['id'] ?? ''), holder, exists: v['exists'] === true });
     } else if (r.probe === 'served' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.served.push({ root: r.target, secret: String(v['secret'] ?? ''), program: String(v['program'] ?? '') });
+    } else if (r.probe === 'script-harm' && Array.isArray(v)) {
+      if (v.length > 0) env.scriptHarm.push({ script: r.target, fails: v.map(String) });
     } else if (r.probe === 'binary' && typeof v === 'string' && v !== '') env.binaries.push(v);
     else if (r.probe === 'holds-bytes' && v === true) env.holdsBytes.push(r.target);
     else if (r.probe === 'would-overwrite' && v === true) env.overwrites.push(r.target);
