@@ -423,6 +423,10 @@ describe('checks that read a rehearsal', () => {
     // the acting account's own group, or root's, is no lockout
     const own = report([{ path: '/home/user/.ssh/config', change: 'mode', before: { ...file(10), mode: '0644', gid: 1000 }, after: { ...file(10), mode: '0600', gid: 1000 } }], { user: 'user' });
     expect(readRehearsal(own, tighten).lockedOut).toEqual([]);
+    // root closing an account's files to the account's own group (user private groups), as asked
+    const mine = (mode: string) => ({ ...file(10), mode, uid: 1000, gid: 1000 });
+    const locked = report([{ path: '/home/user/private/a.txt', change: 'mode', before: mine('0755'), after: mine('0700') }], { user: 'root' });
+    expect(readRehearsal(locked, { ...req, request: 'lock down /home/user/private so only its owner can get into it, recursively' }).lockedOut).toEqual([]);
   });
 
   it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {

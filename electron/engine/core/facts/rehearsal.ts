@@ -87,7 +87,7 @@ const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate)\b/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean)\b/i;
 const REPLACE_ASK = /\b(restore|put back|replace|overwrite|revert|roll ?back|reset)\b/i;
 /** A request that closes something to everyone but the one asking or root. */
-const ONLY_ASKER = /\b(only (root|me|my account|the owner|i) (can|could|may|should)|(no ?one|nobody) (else|but (root|me))|just (root|me))\b/i;
+const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
 /** A request to add something: a job, an account, a line, an entry. */
 const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|register|set up|include|insert|enable)\b/i;
 /** A request to move everything (all of a folder's content) somewhere. */
@@ -221,7 +221,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
         const need = c.before.type === 'dir' ? 0o5 : 0o4;
         const owner = c.before.uid !== 0 && c.before.uid !== actor && (was & (need << 6)) === need << 6 && (now & (need << 6)) !== need << 6;
         const gid = c.before.gid;
-        const group = gid !== undefined && gid !== 0 && gid !== actor && (was & (need << 3)) === need << 3 && (now & (need << 3)) !== need << 3;
+        // a group of its own name (gid = the owner's uid, as user private groups go) is the owner's
+        const group = gid !== undefined && gid !== 0 && gid !== actor && gid !== c.before.uid && (was & (need << 3)) === need << 3 && (now & (need << 3)) !== need << 3;
         if (!owner && !group) return [];
         return [`${c.path} (${owner ? `account ${c.before.uid}` : `group ${gid}`} could read it: ${c.before.mode} -> ${c.after.mode})`];
       });
