@@ -14,6 +14,8 @@ export interface ProbedPath {
   /** Hard links (1 for an ordinary file). */
   links: number;
   entries: number;
+  /** False when only root could see it: the action's own account cannot reach it. */
+  visible: boolean;
 }
 
 /** Probes as checks read them: `probes.available`, `probes.paths["/x"].exists`, `probes.overwrites`... */
@@ -112,6 +114,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
         size: Number(v['size'] ?? 0),
         links: Number(v['links'] ?? 1),
         entries: Number(v['entries'] ?? 0),
+        visible: v['visibleToActionUser'] !== false,
       };
       if (v['type'] === 'link') env.symlinks.push(r.target);
     } else if (r.probe === 'tree' && v && typeof v === 'object' && !Array.isArray(v)) {
