@@ -151,6 +151,15 @@ describe('shell structure', () => {
     expect(kinds(facts("tar -xf a.tar --checkpoint-action 'exec=sh -c id'").effects.execution)).toContain('shell-string');
   });
 
+  it("reads a sed that only locks one account's password in /etc/shadow as a change of that account, and any other edit of shadow as an edit of the password file", () => {
+    const lock = facts("sed -i 's/^contractor:/contractor:!/' /etc/shadow");
+    expect(lock.effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['contractor']]]);
+    expect(lock.effects.privilege).toEqual([{ kind: 'account-change', detail: 'locks the password of account contractor in /etc/shadow', account: 'contractor' }]);
+    const swap = facts("sed -i 's/^contractor:[^:]*:/contractor:$6$x$y:/' /etc/shadow");
+    expect(swap.effects.writes[0]!.accounts).toBeUndefined();
+    expect(swap.effects.privilege.map((p) => p.kind)).toEqual(['edits-shadow']);
+  });
+
   it('sees the folder a web server would serve, and whether it also runs programs there', () => {
     const served = (command: string) => facts(command).effects.reads.map((r) => [r.path, r.by, r.recursive]);
     expect(served('httpd -p 8080 -h /srv/www/site')).toEqual([['/srv/www/site', 'serves, runs cgi-bin', true]]);

@@ -82,6 +82,17 @@ export function sedAccountChange(script: string): string | undefined {
   return name;
 }
 
+/**
+ * A sed script that only locks one account's password in /etc/shadow (`s/^NAME:/NAME:!/`, the
+ * way `passwd -l` does): the account's name, else undefined.
+ */
+export function sedShadowLock(script: string): string | undefined {
+  const s = sedS(script.trim());
+  const m = s && /^\^([a-z_][a-z0-9_.-]{0,31}):$/i.exec(s.pattern);
+  if (!s || !m || s.flags !== '' || s.replacement !== `${m[1]}:!`) return undefined;
+  return m[1];
+}
+
 /** Groups whose members hold administrative power. */
 export const ADMIN_GROUP = /^(sudo|wheel|root|admin|adm|docker|disk|shadow|lxd|libvirt|kvm)$/;
 

@@ -11,7 +11,7 @@ import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
-import { ACCOUNT_FILES, ADMIN_GROUP, sedAccountChange } from './accounts.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, sedAccountChange, sedShadowLock } from './accounts.js';
 import { sedArgs } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
@@ -422,6 +422,8 @@ export function runCommand(c: Call): Feed {
       const { inPlace, script, files } = sedArgs(args);
       // one substitution on one account's line of /etc/passwd changes that account (facts/accounts.ts)
       const account = inPlace && script !== undefined ? sedAccountChange(script) : undefined;
+      // or locks one account's password in /etc/shadow, as passwd -l does
+      const locked = inPlace && script !== undefined ? sedShadowLock(script) : undefined;
       for (const file of files) {
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
           (inPlace ? E.writes : E.reads).push(e);
@@ -429,6 +431,10 @@ export function runCommand(c: Call): Feed {
           if (account && ACCOUNT_FILES[e.path] === 'passwd' && !e.dynamic && !e.glob) {
             e.accounts = [account];
             E.privilege.push({ kind: 'account-change', detail: `changes the line of account ${account} in ${e.path}`, account });
+          }
+          if (locked && e.path === '/etc/shadow' && !e.dynamic && !e.glob) {
+            e.accounts = [locked];
+            E.privilege.push({ kind: 'account-change', detail: `locks the password of account ${locked} in ${e.path}`, account: locked });
           }
         }
       }
