@@ -378,18 +378,23 @@ export class Engine {
     }
     const general = this.checks.filter((c) => c.enabled && c.scope !== 'retrieved' && !this.policyOfCheck.has(c.id));
     // a script the environment showed whole is judged as if its text were the command: what a
-    // hard check refuses in it is recorded with the probes, and a check reads that record
-    for (const p of probes) {
-      const value = p.ok && p.probe === 'script' ? (p.value as { text?: unknown; complete?: unknown }) : undefined;
-      if (typeof value?.text !== 'string' || value.complete !== true) continue;
-      const inner = { ...req, action: { type: 'shell' as const, command: value.text } };
+    // hard check refuses in it (or cannot evaluate, or text that does not parse) is recorded with
+    // the probes, and a check reads that record
+    const scripts = probes.filter((p) => p.ok && p.probe === 'script' && typeof (p.value as { text?: unknown }).text === 'string' && (p.value as { complete?: unknown }).complete === true);
+    if (scripts.length > 0) {
       // a script names its files through variables and arguments as a matter of course: the
       // checks about targets nobody can resolve say nothing about it here
-      const hard = general.filter((c) => c.severity === 'hard' && c.kinds.includes('shell') && !c.probes?.length && !c.when.includes('.dynamic'));
-      const fails = runChecks(hard.map((c) => ({ check: c, compiled: this.compiled.get(c.id) })), { facts: extractFacts(inner), request: inner, context: req.context ?? {}, probes: [] })
-        .filter((r) => r.status === 'fail')
-        .map((r) => r.title);
-      probes.push({ probe: 'script-harm', target: p.target, ok: true, value: fails });
+      const hard = general.filter((c) => c.severity === 'hard' && c.kinds.includes('shell') && !c.probes?.length && !c.when.includes('.dynamic')).map((c) => ({ check: c, compiled: this.compiled.get(c.id) }));
+      for (const p of scripts) {
+        const inner = { ...req, action: { type: 'shell' as const, command: (p.value as { text: string }).text } };
+        const innerFacts = extractFacts(inner);
+        const fails = innerFacts.parseError
+          ? [`its text does not parse (${innerFacts.parseError})`]
+          : runChecks(hard, { facts: innerFacts, request: inner, context: req.context ?? {}, probes: [] })
+              .filter((r) => r.status === 'fail' || r.status === 'error')
+              .map((r) => (r.status === 'error' ? `${r.title} (could not be evaluated)` : r.title));
+        probes.push({ probe: 'script-harm', target: p.target, ok: true, value: fails });
+      }
     }
     const env: CheckEnvInput = { facts, request: req, context: req.context ?? {}, probes, policy: this.policyData(facts) };
     const runGeneral = (): CheckResult[] => [...runChecks(

@@ -399,6 +399,10 @@ describe('scripts the action runs are read before the verdict', () => {
     expect(r.verdict.facts.inert).toBeUndefined();
     expect(r.verdict.probes.find((p) => p.probe === 'script-harm')).toMatchObject({ target: '/srv/report.sh', value: expect.arrayContaining(['Deletes a home directory']) });
     expect(r.verdict.checks.find((c) => c.id === 'runs-script-that-does-harm')?.status).toBe('fail');
+    // a script whose text does not parse cannot be judged: that is recorded too, and asks
+    const broken = await judgeLive(engine, sandbox, { ...run, label: 1, setup: "mkdir -p /srv && printf 'if [ -d /srv ]; then\\n  echo half\\n' > /srv/report.sh && chmod 755 /srv/report.sh" });
+    expect(broken.verdict.probes.find((p) => p.probe === 'script-harm')).toMatchObject({ value: [expect.stringMatching(/^its text does not parse/)] });
+    expect(broken.verdict.decision).not.toBe('allow');
     expect(r.verdict.decision).not.toBe('allow');
     expect(r.transcript).toBeUndefined();
   }, 60_000);

@@ -428,12 +428,18 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       if (t.extract && t.archive !== undefined && t.archive !== '-' && !GLOB.test(t.archive)) overlays.set(`tar ${t.archive}`, { kind: 'tar', source: abs(t.archive), dest: t.dir !== undefined ? abs(t.dir) : cwd });
     }
   }
+  // a path a probe can be handed as written: resolved, short enough, no NUL byte
+  const plain = (p: string): boolean => !p.includes('\0') && p.length <= MAX_PATH_LENGTH;
+  const fixed = (x: { path: string; dynamic: boolean }): boolean => !x.dynamic && !GLOB.test(x.path) && plain(x.path);
   const trees = new Set<string>();
-  for (const x of [...e.modeChanges, ...e.ownerChanges]) if (x.recursive && !x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH) trees.add(x.path);
+  for (const x of [...e.modeChanges, ...e.ownerChanges]) if (x.recursive && fixed(x)) trees.add(x.path);
   const noted = new Set<string>();
-  for (const x of e.deletes) if (!x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH && x.path !== '/') noted.add(x.path);
+  for (const x of e.deletes) if (fixed(x) && x.path !== '/') noted.add(x.path);
+  // a folder a `DIR/*` pattern empties
+  const emptied = new Set<string>();
+  for (const x of e.deletes) if (x.path.endsWith('/*') && x.path.length > 3 && fixed({ path: x.path.slice(0, -2), dynamic: x.dynamic })) emptied.add(x.path.slice(0, -2));
   const doomed = new Set<string>();
-  for (const x of e.deletes) if (ENTRY_DELETERS.has(x.by) && !x.dynamic && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH && x.path !== '/') doomed.add(x.path);
+  for (const x of e.deletes) if (ENTRY_DELETERS.has(x.by) && !x.dynamic && plain(x.path) && x.path !== '/') doomed.add(x.path);
   return {
     paths: [...paths],
     globs: [...globs],
@@ -442,7 +448,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
-    emptied: [...new Set(e.deletes.filter((x) => !x.dynamic && x.path.endsWith('/*') && !GLOB.test(x.path.slice(0, -2)) && x.path.length > 3 && x.path.length <= MAX_PATH_LENGTH && !x.path.includes('\0')).map((x) => x.path.slice(0, -2)))].slice(0, MAX_NOTED),
+    emptied: [...emptied].slice(0, MAX_NOTED),
     doomed: [...doomed].slice(0, MAX_DOOMED),
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
@@ -451,7 +457,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
     served: e.reads
-      .filter((x) => SERVER_READS.has(x.by) && !x.dynamic && !GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH)
+      .filter((x) => SERVER_READS.has(x.by) && fixed(x))
       .map((x) => ({ root: x.path, runs: x.by === SERVES_CGI ? ('cgi' as const) : x.by === SERVES_PHP ? ('php' as const) : ('' as const) }))
       .slice(0, MAX_NOTED),
     skipped,

@@ -404,10 +404,9 @@ async function brokenFormats(
   const broken: { path: string; error: string }[] = [];
   const dropped: { path: string; lines: string[] }[] = [];
   for (const p of edited) {
-    const was = await read(episode, p);
+    const [was, now] = await Promise.all([read(episode, p), read(twin, p)]);
     const format = formatOf(p, was);
     if (!format || formatError(format, was) !== undefined) continue;
-    const now = await read(twin, p);
     const error = formatError(format, now);
     if (error !== undefined) broken.push({ path: p, error });
     // in a file of entries, one a line (a crontab, the account files), the entries it lost

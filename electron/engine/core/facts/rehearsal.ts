@@ -195,7 +195,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
-    ...(adds ? (report.dropped ?? []).map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
+    ...(adds ? report.dropped.map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
   ];
   const openToAll = report.changes
@@ -209,7 +209,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     })
     .map((c) => `${c.path} (${c.after!.mode})`);
   // named or not: opened to everyone while a schedule or service still runs what is there
-  for (const r of report.runBy ?? []) openToAll.push(`${r.path} (run by ${r.by}: ${r.line})`);
+  for (const r of report.runBy) openToAll.push(`${r.path} (run by ${r.by}: ${r.line})`);
   // tightening a mode must not shut out the service account or group the entry belongs to
   const actor = report.user === 'root' ? 0 : 1000;
   const lockedOut = ONLY_ASKER.test(ask)
@@ -243,7 +243,7 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req)): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
-  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + (r.lockedOut?.length ?? 0) > 0) return undefined;
+  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
