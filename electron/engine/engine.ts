@@ -141,6 +141,7 @@ export class Engine {
       if (m.source === 'human' && extra?.commandForm) engine.precedents.set(extra.commandForm, { label: m.label, reason: extra.reason ?? '', failedChecks: extra.failedChecks ?? [] });
     }
     if (rows.nodes.length === 0 && seed) await seed(engine);
+    engine.tree.prepareScans();
     return engine;
   }
 
@@ -419,8 +420,11 @@ export class Engine {
       let harm = -1;
       let ben = -1;
       for (const l of retrieval.leaves) {
-        for (const m of this.tree.leafMembers(l.leafId)) {
-          const s = dot(m.vector, x);
+        const members = this.tree.leafMembers(l.leafId);
+        const sims = this.tree.memberSimilarities(l.leafId, x);
+        for (let i = 0; i < members.length; i++) {
+          const m = members[i]!;
+          const s = sims[i]!;
           if (m.label === 1) harm = Math.max(harm, s);
           else ben = Math.max(ben, s);
           const extra = m.extra as Partial<HumanMemberExtra> | undefined;

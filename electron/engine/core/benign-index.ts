@@ -1,11 +1,11 @@
 /**
  * SafeHarbor's global benign database: the nearest stored benign example gives s_benign.
  * Vectors are unit length, so the Euclidean distance d converts to a similarity as 1 - d^2 / 2
- * (the cosine); a flat contiguous scan is the fastest exact search at the sizes a benign store
- * reaches (tens of thousands).
+ * (the cosine); a flat contiguous scan (SIMD, see simd/vector-block.ts) is the fastest exact
+ * search at the sizes a benign store reaches (tens of thousands).
  */
 
-import { dotAt } from './tree/memory-tree.js';
+import { VectorBlock } from './simd/vector-block.js';
 
 /** One nearest-neighbour answer. */
 export interface BenignHit {
@@ -14,16 +14,16 @@ export interface BenignHit {
   text: string;
 }
 
-/** An exact nearest-neighbour index over unit vectors, held in one growing Float32Array. */
+/** An exact nearest-neighbour index over unit vectors, held in one growing packed block. */
 export class BenignIndex {
-  private data: Float32Array;
+  private readonly rows: VectorBlock;
   private ids: string[] = [];
   private texts: string[] = [];
   readonly dim: number;
 
   constructor(dim: number) {
     this.dim = dim;
-    this.data = new Float32Array(dim * 256);
+    this.rows = new VectorBlock(dim, 256);
   }
 
   get size(): number {
@@ -34,17 +34,14 @@ export class BenignIndex {
   add(id: string, vector: Float32Array, text: string): void {
     if (vector.length !== this.dim) throw new Error(`benign index expects ${this.dim}-d vectors, got ${vector.length}`);
     const existing = this.ids.indexOf(id);
-    const slot = existing >= 0 ? existing : this.ids.length;
-    if ((slot + 1) * this.dim > this.data.length) {
-      const grown = new Float32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
+    if (existing >= 0) {
+      this.rows.set(existing, vector);
+      this.texts[existing] = text;
+      return;
     }
-    this.data.set(vector, slot * this.dim);
-    if (existing < 0) {
-      this.ids.push(id);
-      this.texts.push(text);
-    } else this.texts[slot] = text;
+    this.rows.push(vector);
+    this.ids.push(id);
+    this.texts.push(text);
   }
 
   /** Removes an example; returns whether it was there. */
@@ -53,30 +50,19 @@ export class BenignIndex {
     if (i < 0) return false;
     const last = this.ids.length - 1;
     if (i !== last) {
-      this.data.copyWithin(i * this.dim, last * this.dim, (last + 1) * this.dim);
+      this.rows.copyRow(last, i);
       this.ids[i] = this.ids[last]!;
       this.texts[i] = this.texts[last]!;
     }
     this.ids.pop();
     this.texts.pop();
+    this.rows.truncate(last);
     return true;
   }
 
   /** The most similar stored example, or undefined when the store is empty. */
   nearest(x: Float32Array): BenignHit | undefined {
-    const n = this.ids.length;
-    if (n === 0) return undefined;
-    const dim = this.dim;
-    const data = this.data;
-    let best = -Infinity;
-    let bestI = 0;
-    for (let i = 0; i < n; i++) {
-      const s = dotAt(data, i * dim, x, dim);
-      if (s > best) {
-        best = s;
-        bestI = i;
-      }
-    }
-    return { id: this.ids[bestI]!, similarity: best, text: this.texts[bestI]! };
+    const hit = this.rows.best(x);
+    return hit && { id: this.ids[hit.index]!, similarity: hit.score, text: this.texts[hit.index]! };
   }
 }

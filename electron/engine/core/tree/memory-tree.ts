@@ -14,6 +14,7 @@
  * spherical k-means under new cluster nodes, so routing stays logarithmic in the number of leaves.
  */
 import type { RulePair, TreeEvent, TreeNodeInfo, TreeNodeKind } from '../../../../shared/types.js';
+import { VectorBlock } from '../simd/vector-block.js';
 
 /** An example stored in a leaf. */
 export interface LeafMember {
@@ -148,6 +149,17 @@ export class MemoryTree {
   private deletedNodes = new Set<string>();
   private dirtyMembers = new Map<string, string>();
   private deletedMembers = new Set<string>();
+  /**
+   * Each leaf's member vectors packed for scanning, built on first use. A leaf's member list only
+   * grows by push or is replaced whole, so the list and its length tell whether a block is current.
+   */
+  private memberBlocks = new WeakMap<TreeNode, { members: LeafMember[]; block: VectorBlock }>();
+  /**
+   * Each routing node's children's centroids packed for scanning, built on first use. A child
+   * list only grows by push or is replaced whole, and centroids are replaced, never changed in
+   * place: the same list, length and centroid objects tell that a block is current.
+   */
+  private childBlocks = new WeakMap<TreeNode, { children: string[]; kids: TreeNode[]; centroids: Float32Array[]; block: VectorBlock }>();
 
   constructor(dim: number) {
     this.dim = dim;
@@ -211,6 +223,19 @@ export class MemoryTree {
     return this.nodes.get(leafId)?.members ?? [];
   }
 
+  /** The similarity of `x` to each member of a leaf, in the order of `leafMembers`. */
+  memberSimilarities(leafId: string, x: Float32Array): Float32Array {
+    const leaf = this.nodes.get(leafId);
+    if (!leaf || leaf.members.length === 0) return new Float32Array(0);
+    let packed = this.memberBlocks.get(leaf);
+    if (!packed || packed.members !== leaf.members) {
+      packed = { members: leaf.members, block: new VectorBlock(this.dim, leaf.members.length) };
+      this.memberBlocks.set(leaf, packed);
+    }
+    for (let i = packed.block.length; i < leaf.members.length; i++) packed.block.push(leaf.members[i]!.vector);
+    return packed.block.dots(x);
+  }
+
   *members(): Iterable<LeafMember> {
     for (const n of this.nodes.values()) if (n.kind === 'leaf') yield* n.members;
   }
@@ -232,6 +257,33 @@ export class MemoryTree {
     return n.kind === 'leaf' ? n.centroid : n.centroid;
   }
 
+  /** A node's children and the similarity of `x` to each one's routing centroid (valid until the next scan). */
+  private childSimilarities(node: TreeNode, x: Float32Array): { kids: TreeNode[]; sims: Float32Array } {
+    let packed = this.childBlocks.get(node);
+    let current = !!packed && packed.children === node.children && packed.kids.length === node.children.length;
+    for (let i = 0; current && i < packed!.kids.length; i++) current = packed!.centroids[i] === this.routeCentroid(packed!.kids[i]!);
+    if (!packed || !current) {
+      const kids = node.children.map((id) => this.nodes.get(id)!);
+      packed ??= { children: node.children, kids, centroids: [], block: new VectorBlock(this.dim, kids.length) };
+      packed.children = node.children;
+      packed.kids = kids;
+      packed.centroids = kids.map((k) => this.routeCentroid(k));
+      packed.block.truncate(0);
+      for (const c of packed.centroids) packed.block.push(c);
+      this.childBlocks.set(node, packed);
+    }
+    return { kids: packed.kids, sims: packed.block.scan(x) };
+  }
+
+  /**
+   * Packs every routing node's children for scanning now rather than on each node's first visit
+   * (after a load or a bulk build, so the first retrievals do not pay for it).
+   */
+  prepareScans(): void {
+    const x = new Float32Array(this.dim);
+    for (const n of this.nodes.values()) if (n.kind !== 'leaf' && n.children.length > 0) this.childSimilarities(n, x);
+  }
+
   /** Best leaf under `start` by beam search (beam 1 = greedy descent). */
   private descend(start: TreeNode, x: Float32Array, beam: number): { leaf: TreeNode; similarity: number } | undefined {
     let frontier: TreeNode[] = [start];
@@ -239,13 +291,14 @@ export class MemoryTree {
     while (frontier.length) {
       const next: { n: TreeNode; s: number }[] = [];
       for (const f of frontier) {
-        for (const cid of f.children) {
-          const c = this.nodes.get(cid)!;
+        const { kids, sims } = this.childSimilarities(f, x);
+        for (let i = 0; i < kids.length; i++) {
+          const c = kids[i]!;
+          const s = sims[i]!;
           if (c.kind === 'leaf') {
             if (c.retired) continue;
-            const s = dot(c.centroid, x);
             if (!best || s > best.similarity) best = { leaf: c, similarity: s };
-          } else if (c.leafCount > 0) next.push({ n: c, s: dot(this.routeCentroid(c), x) });
+          } else if (c.leafCount > 0) next.push({ n: c, s });
         }
       }
       next.sort((a, b) => b.s - a.s);
@@ -258,9 +311,10 @@ export class MemoryTree {
   retrieve(x: Float32Array, opts: { topCategories?: number; beam?: number } = {}): { leaves: RetrievedLeaf[] } {
     const k = opts.topCategories ?? 3;
     const beam = opts.beam ?? 4;
-    const cats = this.categories()
-      .filter((c) => c.leafCount > 0)
-      .map((c) => ({ c, s: dot(c.centroid, x) }))
+    const { kids, sims } = this.childSimilarities(this.nodes.get(ROOT)!, x);
+    const cats = kids
+      .map((c, i) => ({ c, s: sims[i]! }))
+      .filter((e) => e.c.leafCount > 0)
       .sort((a, b) => b.s - a.s)
       .slice(0, k);
     const out: RetrievedLeaf[] = [];
