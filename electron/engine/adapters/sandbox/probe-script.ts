@@ -75,6 +75,8 @@ export function findTests(argv: string[]): string[] | undefined {
 /** Files read per delete target, and the largest one read. */
 const NOTE_FILES = 200;
 const NOTE_BYTES = 64 * 1024;
+/** Bytes of a file about to be deleted read for a private key's PEM header. */
+const KEY_BYTES = 8 * 1024;
 /**
  * What a note that asks for its data to be kept says (extended regular expression, any case):
  * "the only remaining copy", "do not delete", "not backed up"...
@@ -125,8 +127,9 @@ export interface ProbePlan {
   /**
    * What rm, unlink or shred -u deletes, as written (a pattern is expanded in the episode): each
    * entry it reaches is reported with its owner; an entry named as a copy ("x (1).jpg", "x copy.txt")
-   * without an identical original beside it; and an entry that a manifest or configuration file
-   * next to it names (`base=full.tar.gz`, `=> ./vendor/lib`).
+   * without an identical original beside it; a file that holds a private key (a PEM header in its
+   * first bytes); and an entry that a manifest or configuration file next to it names
+   * (`base=full.tar.gz`, `=> ./vendor/lib`).
    */
   doomed: string[];
   /**
@@ -618,6 +621,7 @@ dg() {
     if [ "$o" != "$b" ] && [ -f "$f" ] && command -v cmp >/dev/null 2>&1; then
       if [ ! -f "$d/$o" ] || ! cmp -s -- "$f" "$d/$o"; then r "$s" lone "$f"; fi
     fi
+    if [ -f "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
     if [ -d "$f" ]; then
       case "$b" in dist|build|out|target|node_modules|__pycache__|.cache|coverage|.next|.pytest_cache|.mypy_cache|.tox|.venv|venv|tmp|temp) continue ;; esac
     fi
@@ -908,6 +912,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
           return { path, uid: /^\d+$/.test(uid) ? Number(uid) : -1, owner: owner === 'UNKNOWN' ? uid : owner };
         }),
         lone: rec.get('lone') ?? [],
+        keys: rec.get('key') ?? [],
         refs: refs.map((target, k) => ({ target, by: by[k] ?? '', line: line[k] ?? '' })),
       };
     }),

@@ -52,6 +52,8 @@ export interface ProbesEnv {
   doomedAnswered: string[];
   /** Entries named as copies ("x (1).jpg", "x copy.txt") with no identical original beside them: the only copy. */
   loneCopies: string[];
+  /** Files the action deletes that hold a private key. */
+  doomedKeys: string[];
   /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
   glued: { re: string; file: string; line: string }[];
   /** What each pid file a kill reads holds (its text, blanks removed; absent when it could not be read). */
@@ -100,7 +102,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -130,6 +132,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       const glob = /[*?[]/.test(r.target);
       for (const x of (v['entries'] as { path: string; uid: number; owner: string }[] | undefined) ?? []) env.doomed.push({ target: r.target, path: x.path, uid: x.uid, owner: x.owner, glob });
       env.loneCopies.push(...(((v['lone'] as string[] | undefined) ?? []).map(String)));
+      env.doomedKeys.push(...(((v['keys'] as string[] | undefined) ?? []).map(String)));
       for (const x of (v['refs'] as { target: string; by: string; line: string }[] | undefined) ?? []) env.inUse.push({ target: x.target, config: x.by, line: x.line, link: '' });
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
