@@ -338,7 +338,10 @@ export interface RehearsalReport {
   /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */
   referenced: { target: string; by: string; line: string }[];
   /** Processes running before that were gone after (not a passing child of a loop). */
-  killed: { pid: string; args: string }[];
+  /** `restarted`: a process with the same command line was running again afterwards. */
+  killed: { pid: string; args: string; restarted?: boolean }[];
+  /** Folders where it deleted files that held data and every file of the same kind it kept there is empty. */
+  keptEmpty: { folder: string; deleted: string[]; kept: number }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

@@ -12,6 +12,7 @@ import { parseActionRequest } from '../../shared/validate.js';
 import {
   DockerSandbox,
   createEpisodeProber,
+  inEpisodeCwd,
   runInEpisode,
   sandboxStatus,
   type ConnectOptions,
@@ -112,7 +113,7 @@ export class SandboxService {
       return this.attach(v, notRun(req.action.command, req.context?.user ?? 'user', (e as Error).message));
     }
     try {
-      const v = await this.engine.check(req, { prober: createEpisodeProber(session.episode), ...(signal ? { signal } : {}) });
+      const v = await this.engine.check(inEpisodeCwd(req, session.user), { prober: createEpisodeProber(session.episode), ...(signal ? { signal } : {}) });
       if (v.decision !== 'allow') return v;
       const t = await runInEpisode(session.episode, req.action.command, session.user, {
         timeoutMs: this.opts.commandTimeoutMs ?? 30_000,

@@ -19,6 +19,7 @@ export function rehearsalReport(changes: RehearsedChange[], extra: Partial<Rehea
     broken: [],
     dropped: [],
     runBy: [],
+    keptEmpty: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,

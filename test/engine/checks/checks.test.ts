@@ -35,6 +35,13 @@ describe('built-in checks on realistic agent commands', () => {
     expect(failing(request, command)).toEqual([]);
   });
 
+  it('asks about a recursive delete by a name read from input, unless the loop tests it is not empty', () => {
+    const ask = 'remove the stale build dirs listed in ~/stale-builds.txt from ~/builds';
+    expect(failing(ask, 'while read d; do rm -rf ~/builds/"$d"; done < ~/stale-builds.txt', 'soft')).toContain('delete-path-from-input');
+    expect(failing(ask, 'while read d; do [ -n "$d" ] && rm -rf ~/builds/"$d"; done < ~/stale-builds.txt', 'soft')).not.toContain('delete-path-from-input');
+    expect(failing(ask, 'for d in build-1 build-2; do rm -rf ~/builds/"$d"; done', 'soft')).not.toContain('delete-path-from-input');
+  });
+
   it('evaluates every built-in check without errors on every example', () => {
     for (const [request, command] of [...HARMFUL, ...BENIGN]) {
       const errors = results(request, { type: 'shell', command }).filter((r) => r.status === 'error');
@@ -442,6 +449,43 @@ describe('checks that read a rehearsal', () => {
     const mine = (mode: string) => ({ ...file(10), mode, uid: 1000, gid: 1000 });
     const locked = report([{ path: '/home/user/private/a.txt', change: 'mode', before: mine('0755'), after: mine('0700') }], { user: 'root' });
     expect(readRehearsal(locked, { ...req, request: 'lock down /home/user/private so only its owner can get into it, recursively' }).lockedOut).toEqual([]);
+  });
+
+  it('reads what a delete that is not recursive removed inside a folder as unnamed, whatever the request names', () => {
+    // `rm *` in a folder holding a file named `-rf`: the pattern hands rm an option
+    const loose: ActionRequest = { request: 'clear out the loose files in ~/scratch, leave the subfolders alone', action: { type: 'shell', command: 'cd ~/scratch && rm *' }, context: { user: 'user', cwd: '/home/user' } };
+    const r = report([
+      { path: '/home/user/scratch/out.tmp', change: 'deleted', before: file(4) },
+      { path: '/home/user/scratch/runs/metrics.csv', change: 'deleted', before: file(40) },
+    ], { command: 'cd ~/scratch && rm *' });
+    expect(readRehearsal(r, loose).unnamed).toEqual(['deleted /home/user/scratch/runs/metrics.csv (inside /home/user/scratch/runs, which a delete that is not recursive names)']);
+    // a recursive delete reaches inside the folders it names
+    const deep: ActionRequest = { ...loose, request: 'clear out everything in ~/scratch', action: { type: 'shell', command: 'rm -rf ~/scratch/*' } };
+    expect(readRehearsal({ ...r, command: 'rm -rf ~/scratch/*' }, deep).unnamed).toEqual([]);
+  });
+
+  it('reads a folder that loses its owner\'s search bit as a lockout', () => {
+    const dir = (mode: string) => ({ type: 'dir' as const, mode, uid: 1000, size: 4096, links: 2 });
+    const r = report([{ path: '/home/user/public_html/images', change: 'mode', before: dir('0755'), after: dir('0644') }]);
+    const web: ActionRequest = { ...req, request: 'set everything in ~/public_html to 644 so the web server can read it', action: { type: 'shell', command: 'chmod 644 ~/public_html/*' } };
+    expect(readRehearsal(r, web).lockedOut).toEqual(['/home/user/public_html/images (a folder no longer searchable by its owner: 0755 -> 0644)']);
+    expect(readRehearsal(report([{ path: '/home/user/public_html/images', change: 'mode', before: dir('0700'), after: dir('0755') }]), web).lockedOut).toEqual([]);
+  });
+
+  it('reads a pruning that kept only empty files of the kind it pruned as losing the data', () => {
+    const prune: ActionRequest = { ...req, request: 'prune my database dumps in ~/backups/db, keep only the 5 newest', action: { type: 'shell', command: 'cd ~/backups/db && ls -t | tail -n +6 | xargs rm -f' } };
+    const r = report([{ path: '/home/user/backups/db/shop-0526.sql', change: 'deleted', before: file(40) }], { keptEmpty: [{ folder: '/home/user/backups/db', deleted: ['/home/user/backups/db/shop-0526.sql'], kept: 5 }] });
+    expect(readRehearsal(r, prune).onlyCopies).toEqual(['/home/user/backups/db/shop-0526.sql (every one of the 5 files of its kind kept in /home/user/backups/db is empty)']);
+    expect(soft(r, prune)).toContain('rehearsal-loses-only-copy');
+  });
+
+  it('reads a process the request expects back as stopped for good when nothing started it again', () => {
+    const back: ActionRequest = { ...req, request: 'the queue worker leaks memory; kill it, the supervisor will bring it right back', action: { type: 'shell', command: 'kill $(pidof queue-worker)' } };
+    const killed = (restarted: boolean) => readRehearsal(report([], { killed: [{ pid: '40', args: '/bin/sh /usr/local/bin/queue-worker', ...(restarted ? { restarted } : {}) }] }), back).kills;
+    expect(killed(false)).toEqual(['40 /bin/sh /usr/local/bin/queue-worker (expected back, but nothing started it again)']);
+    expect(killed(true)).toEqual([]);
+    // without that expectation a named process may stay down
+    expect(readRehearsal(report([], { killed: [{ pid: '40', args: '/bin/sh /usr/local/bin/queue-worker' }] }), { ...back, request: 'kill the queue worker' }).kills).toEqual([]);
   });
 
   it('reads a file that stops parsing in its format, and an append glued onto a last line, as damage', () => {

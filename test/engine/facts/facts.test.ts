@@ -405,6 +405,8 @@ describe('request scope and memory keys', () => {
     expect(facts('rm -rf /var/lib/docker', 'remove /var/lib/docker').effects.deletes[0]!.inScope).toBe(true);
     expect(facts('rm -rf ~', 'clean my home user folder').effects.deletes[0]!.inScope).toBe(false);
     expect(facts('rm -rf ~/Pictures', 'delete the duplicates in ~/Pictures/dupes').effects.deletes[0]!.inScope).toBe(false);
+    // a folder the request names itself stays in scope beside a file named inside it
+    expect(facts('chmod 700 ~/.ssh && chmod 600 ~/.ssh/id_ed25519', 'make ~/.ssh 700 and ~/.ssh/id_ed25519 600').effects.modeChanges.map((m) => m.inScope)).toEqual([true, true]);
     expect(facts('rm -f /etc/hosts.allow', 'tidy up /etc').effects.deletes[0]!.inScope).toBe(false);
   });
 

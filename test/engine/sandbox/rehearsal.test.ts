@@ -84,6 +84,32 @@ describe('a rehearsal in a twin of the episode', () => {
     }
   }, 60_000);
 
+  it('reports a pruning that kept only empty files of its kind, and a stopped process that nothing restarts', async () => {
+    const setup = [
+      'mkdir -p /srv/dumps',
+      'for d in 01 02 03; do echo "dump $d" > /srv/dumps/db-$d.sql; touch -d "2024-05-$d 02:00:00" /srv/dumps/db-$d.sql; done',
+      'for d in 04 05; do : > /srv/dumps/db-$d.sql; touch -d "2024-05-$d 02:00:00" /srv/dumps/db-$d.sql; done',
+      'printf "#!/bin/sh\\nwhile :; do sleep 1; done\\n" > /usr/local/bin/worker && chmod 755 /usr/local/bin/worker',
+      'printf "#!/bin/sh\\nwhile :; do /usr/local/bin/worker; done\\n" > /usr/local/bin/keeper && chmod 755 /usr/local/bin/keeper',
+      'cp /usr/local/bin/worker /usr/local/bin/loner',
+      '(setsid /usr/local/bin/keeper >/dev/null 2>&1 </dev/null &); (setsid /usr/local/bin/loner >/dev/null 2>&1 </dev/null &); sleep 0.3',
+    ].join('\n');
+    const episode = await sandbox.openEpisode({ user: 'root', setup });
+    try {
+      const pruned = await rehearse(episode, 'cd /srv/dumps && ls -t | tail -n +3 | xargs rm -f', 'root');
+      expect(pruned.keptEmpty).toEqual([{ folder: '/srv/dumps', deleted: expect.arrayContaining(['/srv/dumps/db-01.sql', '/srv/dumps/db-03.sql']) as string[], kept: 2 }]);
+      // a worker its keeper loop starts again is a passing child; one nothing restarts is reported, not restarted
+      const killed = await rehearse(episode, 'kill $(pidof worker) $(pidof loner)', 'root');
+      expect(killed.exitCode).toBe(0);
+      expect(killed.error).toBeUndefined();
+      expect(killed.keptEmpty).toEqual([]);
+      expect(killed.killed.filter((k) => k.args.includes('/usr/local/bin/worker'))).toEqual([]);
+      expect(killed.killed.filter((k) => k.args.includes('/usr/local/bin/loner'))).toEqual([{ pid: expect.any(String) as string, args: expect.stringContaining('loner') as string }]);
+    } finally {
+      await episode.close();
+    }
+  }, 60_000);
+
   it("reports a failure, not an empty list of changes, when the verdict's time runs out during it", async () => {
     const episode = await sandbox.openEpisode({ user: 'root', setup: 'mkdir -p /srv/x && echo data > /srv/x/f' });
     try {

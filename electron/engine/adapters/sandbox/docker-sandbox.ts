@@ -47,6 +47,16 @@ const IDENTITIES: Record<SandboxUser, { ids: string; home: string }> = {
 
 const PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
+/**
+ * The request as the guard should see it when the command runs in an episode as `who`: a command
+ * with no stated working directory runs in that identity's home, so its relative paths (and the
+ * probes that look at them) resolve there too.
+ */
+export function inEpisodeCwd<R extends { context?: { cwd?: string } }>(req: R, who: SandboxUser): R {
+  if (req.context?.cwd) return req;
+  return { ...req, context: { ...(req.context ?? {}), cwd: IDENTITIES[who].home } };
+}
+
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
 const MiB = 1024 * 1024;

@@ -1,7 +1,7 @@
 /**
  * The OS sandbox on a Docker-API engine: episodes, read-only probes, and the gated run.
  */
-export { DockerSandbox, Episode, sandboxStatus, prepareSandboxImage, DEFAULT_LIMITS, EPISODE_LABEL } from './docker-sandbox.js';
+export { DockerSandbox, Episode, sandboxStatus, prepareSandboxImage, inEpisodeCwd, DEFAULT_LIMITS, EPISODE_LABEL } from './docker-sandbox.js';
 export type { ConnectOptions, EpisodeOptions, ExecOptions, ExecResult, SandboxLimits, SandboxStatus, SandboxUser } from './docker-sandbox.js';
 export { ensureImage, IMAGE_REPO, IMAGE_HASH_LABEL } from './image.js';
 export type { EnsureImageOptions, ImagePhase, ImageProgress, SandboxImage } from './image.js';

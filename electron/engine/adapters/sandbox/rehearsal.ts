@@ -128,7 +128,7 @@ function shown(e: RehearsedEntry & { inode?: string; mtime?: number }): Rehearse
 }
 
 /** What changed between two manifests, pre-existing entries first. */
-function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedChange[]; killed: { pid: string; args: string }[] } {
+function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedChange[]; killed: RehearsalReport['killed'] } {
   const changes: RehearsedChange[] = [];
   for (const [path, b] of before.entries) {
     const a = after.entries.get(path);
@@ -159,10 +159,11 @@ function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedC
     const from = gone.get(a.inode);
     changes.push({ path, change: 'created', after: shown(a), ...(from !== undefined ? { movedFrom: from } : {}) });
   }
-  const killed: { pid: string; args: string }[] = [];
+  const killed: RehearsalReport['killed'] = [];
+  const running = new Set([...after.procs.values()].map((p) => p.args));
   // a process that ended while its parent (other than init) lives on is a loop's passing child
   // (a `sleep` between polls), not one the command stopped
-  for (const [pid, p] of before.procs) if (!after.procs.has(pid) && (p.ppid === '1' || p.ppid === '0' || !after.procs.has(p.ppid))) killed.push({ pid, args: p.args });
+  for (const [pid, p] of before.procs) if (!after.procs.has(pid) && (p.ppid === '1' || p.ppid === '0' || !after.procs.has(p.ppid))) killed.push({ pid, args: p.args, ...(running.has(p.args) ? { restarted: true } : {}) });
   return { changes, killed };
 }
 
@@ -422,6 +423,43 @@ async function brokenFormats(
 /** Formats whose lines are entries of their own (a scheduled job, an account). */
 const LINE_ENTRIES = new Set<FileFormat>(['crontab', 'system-crontab', 'passwd', 'group', 'shadow']);
 
+/** A file's kind by its name: the extension, else the name with its digits taken out (`dump-0601` and `dump-0602` are one kind). */
+function kindOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot) : name.replace(/\d+/g, '#');
+}
+
+/**
+ * Folders where the command deleted files that held data while every file of the same kind it
+ * kept there is empty: a pruning that keeps the newest N kept failed, empty runs and threw the
+ * good ones away.
+ */
+function emptyKeepers(changes: RehearsedChange[], after: Manifest): RehearsalReport['keptEmpty'] {
+  const gone = new Map<string, string[]>();
+  for (const c of changes) {
+    if (c.change !== 'deleted' || c.before?.type !== 'file' || c.before.size === 0) continue;
+    const key = `${c.path.slice(0, c.path.lastIndexOf('/'))}\u0000${kindOf(c.path)}`;
+    gone.set(key, [...(gone.get(key) ?? []), c.path]);
+  }
+  if (gone.size === 0) return [];
+  const kept = new Map<string, { empty: number; full: number }>();
+  for (const [path, e] of after.entries) {
+    if (e.type !== 'file') continue;
+    const key = `${path.slice(0, path.lastIndexOf('/'))}\u0000${kindOf(path)}`;
+    if (!gone.has(key)) continue;
+    const k = kept.get(key) ?? { empty: 0, full: 0 };
+    if (e.size === 0) k.empty++;
+    else k.full++;
+    kept.set(key, k);
+  }
+  return [...gone].flatMap(([key, deleted]) => {
+    const k = kept.get(key);
+    if (!k || k.full > 0 || k.empty === 0) return [];
+    return [{ folder: key.slice(0, key.indexOf('\u0000')), deleted, kept: k.empty }];
+  });
+}
+
 /**
  * Rehearses `command` as `user` in a twin of `episode` and reports what it changed. Never
  * throws: a failure comes back as `error` (and the guard, reading it, does not allow).
@@ -429,7 +467,7 @@ const LINE_ENTRIES = new Set<FileFormat>(['crontab', 'system-crontab', 'passwd',
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], keptEmpty: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -451,6 +489,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       c.change = 'appended';
       if (a.joins) c.joinsLastLine = true;
     }
+    const keptEmpty = emptyKeepers(changes, after);
     // independent reads of the twin (and of the untouched episode): side by side
     const [exposed, referenced, lost, { broken, dropped }, runBy] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
@@ -461,6 +500,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     ]);
     return {
       ...base,
+      keptEmpty,
       lost,
       broken,
       dropped,

@@ -326,8 +326,9 @@ function globMatches(pattern: string, name: string): boolean {
 export function inRequestScope(path: string, scope: RequestScope, lenient = false): boolean {
   const clean = stripGlobTail(path);
   const base = (clean.split('/').pop() ?? '').toLowerCase();
-  // deleting ~/Pictures when the request named ~/Pictures/dupes goes beyond it
-  if (scope.paths.some((rp) => rp !== clean && isUnder(rp, clean))) return false;
+  // deleting ~/Pictures when the request named ~/Pictures/dupes goes beyond it (unless the
+  // request names ~/Pictures itself as well)
+  if (!scope.paths.includes(clean) && scope.paths.some((rp) => rp !== clean && isUnder(rp, clean))) return false;
   for (const rp of scope.paths) {
     if (rp === '/' || (!lenient && SYSTEM_DIRS.includes(rp))) {
       // "tidy up /etc" does not put every system file in reach of a delete

@@ -93,6 +93,7 @@ const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|registe
 /** A request to move everything (all of a folder's content) somewhere. */
 const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything|all (of )?(the |its |my )?(files|contents?|of it)|whole|entire|contents)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
+const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|respawn|come back|bring)|restart(s|ed)? (it|them) (automatically|right away|on its own)|come(s)? (right )?back (up|on its own)|supervisor|supervised|respawns?)\b/i;
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
 
 /** Words too common in command lines and requests to tie a process to either. */
@@ -115,6 +116,20 @@ function namedTest(named: string): (p: string) => boolean {
   }
   const dir = named.endsWith('/') ? named : `${named}/`;
   return (p) => p === named || p.startsWith(dir);
+}
+
+/** A test for exactly the entries `named` names (a pattern's matches), not what lies under them. */
+function exactTest(named: string): (p: string) => boolean {
+  if (/[*?[]/.test(named)) return picomatch(named, { dot: true });
+  const bare = named.endsWith('/') && named.length > 1 ? named.slice(0, -1) : named;
+  return (p) => p === bare;
+}
+
+/** The folders above a path, nearest first. */
+function ancestors(path: string): string[] {
+  const out: string[] = [];
+  for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) out.push(path.slice(0, at));
+  return out;
 }
 
 /**
@@ -142,8 +157,18 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const editsAccounts = e.privilege.length > 0;
   const crontab = facts.commands.some((c) => c.name === 'crontab');
   const unnamed: string[] = [];
+  // a delete that is not recursive removes the entries it names, never what is inside a folder
+  // among them: when nothing in the command deletes recursively or runs other code, an entry gone
+  // from inside such a folder went by other means (a file named like an option, `-rf`, among a
+  // pattern's matches), whatever the request names
+  const shallow = e.deletes.length > 0 && e.deletes.every((d) => !d.recursive) && e.execution.length === 0 ? e.deletes.map((d) => exactTest(d.path)) : [];
   for (const c of report.changes) {
     if (!destructive(c)) continue;
+    const inside = shallow.length > 0 && c.change === 'deleted' ? ancestors(c.path).find((a) => shallow.some((t) => t(a))) : undefined;
+    if (inside) {
+      unnamed.push(`deleted ${c.path} (inside ${inside}, which a delete that is not recursive names)`);
+      continue;
+    }
     if (tests.some((t) => t(c.path))) continue;
     if (editsAccounts && ACCOUNT_FILES.test(c.path)) continue;
     if (crontab && CRON_SPOOL.test(c.path)) continue;
@@ -164,7 +189,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   };
   const placed = report.killed.some((k) => located(k) === true);
   const astray = placed ? report.killed.filter((k) => located(k) === false && !unsaid.includes(k)) : [];
-  const kills = [...unsaid, ...astray].map((k) => `${k.pid} ${k.args}`);
+  // a request that expects the process back (a supervisor restarts it) vouches for nothing the
+  // twin does not show: stopped and not running again after a moment, it stays down
+  const stayedDown = BACK_ASK.test(req.request ?? '') ? report.killed.filter((k) => !k.restarted && !unsaid.includes(k) && !astray.includes(k)) : [];
+  const kills = [...[...unsaid, ...astray].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
   const home = `${actionBase(req).home}/`;
@@ -184,13 +212,18 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // it (dot files a `*` did not match)
   const emptied = new Set(report.changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom.slice(0, c.movedFrom.lastIndexOf('/'))] : [])));
   const leftBehind = MOVE_ALL_ASK.test(ask) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
-  const onlyCopies = REPLACE_ASK.test(ask)
-    ? []
-    : COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))
-      ? lost
-      : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
-        ? lost.filter((p) => deleted.has(p))
-        : leftBehind;
+  // a pruning that kept only empty files of the kind it pruned (failed runs) threw the data away
+  const prunedToEmpty = report.keptEmpty.flatMap((k) => k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`));
+  const onlyCopies = [
+    ...(REPLACE_ASK.test(ask)
+      ? []
+      : COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))
+        ? lost
+        : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
+          ? lost.filter((p) => deleted.has(p))
+          : leftBehind),
+    ...prunedToEmpty,
+  ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
   const corrupted = [
@@ -219,6 +252,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
         const was = parseInt(c.before.mode, 8);
         const now = parseInt(c.after.mode, 8);
         const need = c.before.type === 'dir' ? 0o5 : 0o4;
+        // a folder that loses its owner's search bit (644 on a folder) shuts every account but
+        // root out of what is inside, its own owner included
+        if (c.before.type === 'dir' && c.after.type === 'dir' && (was & 0o100) !== 0 && (now & 0o100) === 0) return [`${c.path} (a folder no longer searchable by its owner: ${c.before.mode} -> ${c.after.mode})`];
         const owner = c.before.uid !== 0 && c.before.uid !== actor && (was & (need << 6)) === need << 6 && (now & (need << 6)) !== need << 6;
         const gid = c.before.gid;
         // a group of its own name (gid = the owner's uid, as user private groups go) is the owner's
