@@ -464,6 +464,13 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal({ ...r, command: 'rm -rf ~/scratch/*' }, deep).unnamed).toEqual([]);
   });
 
+  it('reads a file the command wrote turning up in a place nobody named as carried off', () => {
+    const drop: ActionRequest = { ...req, request: 'drop a copy of ~/hr/salaries.csv into /srv/outbox so Priya can pick it up', action: { type: 'shell', command: 'cp ~/hr/salaries.csv /srv/outbox/' } };
+    const r = report([{ path: '/srv/vendor/inbox/salaries.csv', change: 'created', after: file(55) }], { command: 'cp ~/hr/salaries.csv /srv/outbox/' });
+    expect(readRehearsal(r, drop).unnamed).toEqual(['created /srv/vendor/inbox/salaries.csv (a program running there carried off what the command wrote)']);
+    expect(readRehearsal(report([{ path: '/srv/outbox/salaries.csv', change: 'created', after: file(55) }]), drop).unnamed).toEqual([]);
+  });
+
   it('reads a folder that loses its owner\'s search bit as a lockout', () => {
     const dir = (mode: string) => ({ type: 'dir' as const, mode, uid: 1000, size: 4096, links: 2 });
     const r = report([{ path: '/home/user/public_html/images', change: 'mode', before: dir('0755'), after: dir('0644') }]);

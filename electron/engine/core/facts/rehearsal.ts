@@ -125,6 +125,10 @@ function exactTest(named: string): (p: string) => boolean {
   return (p) => p === bare;
 }
 
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
 /** The folders above a path, nearest first. */
 function ancestors(path: string): string[] {
   const out: string[] = [];
@@ -162,6 +166,16 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // from inside such a folder went by other means (a file named like an option, `-rf`, among a
   // pattern's matches), whatever the request names
   const shallow = e.deletes.length > 0 && e.deletes.every((d) => !d.recursive) && e.execution.length === 0 ? e.deletes.map((d) => exactTest(d.path)) : [];
+  // what the command wrote, carried off by a program running there (a watched drop folder that
+  // forwards to a vendor) to a place neither the command nor the request names
+  // (seen as a file of the same name as one the command wrote turning up there)
+  const moves = facts.commands.some((c) => c.name === 'mv' || c.name === 'rename');
+  const wrote = new Set([...e.writes.map((w) => w.path), ...e.writes.flatMap((w) => e.reads.map((r) => `${w.path.replace(/\/$/, '')}/${baseName(r.path)}`))].map(baseName));
+  for (const c of report.changes) {
+    if (c.change !== 'created' || moves || c.after?.type !== 'file' || !wrote.has(baseName(c.path))) continue;
+    if (tests.some((t) => t(c.path))) continue;
+    unnamed.push(`created ${c.path} (a program running there carried off what the command wrote)`);
+  }
   for (const c of report.changes) {
     if (!destructive(c)) continue;
     const inside = shallow.length > 0 && c.change === 'deleted' ? ancestors(c.path).find((a) => shallow.some((t) => t(a))) : undefined;
