@@ -47,6 +47,9 @@ describe('changes the request asked for', () => {
     expect(reason('clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')], false)).toBeUndefined();
     expect(reason('remove the old .tmp files in /srv/work', 'rm -f /srv/work/*.tmp', [path('/srv/work', 'dir'), { probe: 'doomed', target: '/srv/work/*.tmp', ok: false, error: 'no answer' }], false)).toBeUndefined();
     expect(reason('update /srv/site/www from /srv/site.tar', 'tar -xf /srv/site.tar -C /srv/site/www', [path('/srv/site.tar', 'file'), path('/srv/site/www', 'dir', { entries: 5 })])).toMatch(/only writes/);
+    // xargs fed NUL-separated names by find hands rm exactly what find found; fed lines, a name with a space splits
+    expect(reason('delete the .part files in /srv/dl', "find /srv/dl -name '*.part' -print0 | xargs -0 rm -f", [path('/srv/dl', 'dir')])).toMatch(/only deletes/);
+    expect(reason('delete the .part files in /srv/dl', "find /srv/dl -name '*.part' | xargs rm -f", [path('/srv/dl', 'dir')])).toBeUndefined();
   });
 
   it('covers stopping named processes, printed timestamps, links removed by rm, compression and app folders under /opt and /srv', () => {

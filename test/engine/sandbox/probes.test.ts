@@ -72,6 +72,14 @@ describe('sandbox probes', () => {
     expect(results.find((r) => r.probe === 'glob-count')).toMatchObject({ target: '/data/*', ok: true, value: 7 });
   });
 
+  it("expands a find's pattern (`**`) at every depth, the top folder included, as find would", async () => {
+    const setup = "mkdir -p /home/user/dl/iso && echo p > '/home/user/dl/big movie.mkv.part' && echo p > /home/user/dl/iso/a.iso.part && echo f > /home/user/dl/iso/b.iso && chown -R 1000:1000 /home/user";
+    const results = await probeOnce(setup, shell("find ~/dl -name '*.part' -print0 | xargs -0 rm -f", 'delete the .part files in ~/dl'));
+    const env = probesToEnv(results);
+    expect([...env.globs['/home/user/dl/**/*.part']!].sort()).toEqual(['/home/user/dl/big movie.mkv.part', '/home/user/dl/iso/a.iso.part']);
+    expect(env.doomed.map((d) => d.path).sort()).toEqual(['/home/user/dl/big movie.mkv.part', '/home/user/dl/iso/a.iso.part']);
+  });
+
   it('lists at most 100 matches of a glob but counts them all', async () => {
     const results = await probeOnce('mkdir -p /many && cd /many && i=0; while [ $i -lt 150 ]; do : > f$i; i=$((i+1)); done', shell('rm /many/f*'));
     const glob = results.find((r) => r.probe === 'glob' && r.target === '/many/f*');

@@ -611,7 +611,7 @@ rc() {
 }
 dg() {
   s=$1; pd=; C=
-  T=$(for f in $2; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
+  T=$(xp "$2" | while IFS= read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
   printf '%s\n' "$T" | while IFS= read -r f; do
     [ -z "$f" ] && continue
     r "$s" entry "$f"; r "$s" owner "$(stat -c '%u:%U' -- "$f" 2>/dev/null)"
@@ -656,18 +656,38 @@ ff() {
   done
   r "$s" done 1
 }
+xp() {
+  case "$1" in
+    */\*\*/*)
+      b=${'$'}{1%%/\*\*/*}; m=${'$'}{1#*/\*\*/}
+      case "$m" in
+        */*) for f in $1; do printf '%s\n' "$f"; done ;;
+        *) find "$b" -xdev -name "$m" 2>/dev/null | head -n ${MAX_MATCHES * 10} ;;
+      esac ;;
+    *) for f in $1; do printf '%s\n' "$f"; done ;;
+  esac
+}
+ge() {
+  if [ -e "$2" ] || [ -L "$2" ]; then
+    n=$((n+1))
+    if [ $n -le ${MAX_MATCHES} ]; then
+      r "$1" match "$2"
+      if [ -d "$2" ] && [ ! -L "$2" ] && [ -n "$(ls -A -- "$2" 2>/dev/null | head -n 1)" ]; then r "$1" folder "$2"; fi
+      if [ -L "$2" ]; then r "$1" link "$2"; r "$1" linkto "$(readlink -f -- "$2" 2>/dev/null)"; fi
+    fi
+  fi
+}
 gg() {
   n=0
-  for f in $2; do
-    if [ -e "$f" ] || [ -L "$f" ]; then
-      n=$((n+1))
-      if [ $n -le ${MAX_MATCHES} ]; then
-        r "$1" match "$f"
-        if [ -d "$f" ] && [ ! -L "$f" ] && [ -n "$(ls -A -- "$f" 2>/dev/null | head -n 1)" ]; then r "$1" folder "$f"; fi
-        if [ -L "$f" ]; then r "$1" link "$f"; r "$1" linkto "$(readlink -f -- "$f" 2>/dev/null)"; fi
-      fi
-    fi
-  done
+  case "$2" in
+    */\*\*/*)
+      L=$(xp "$2")
+      while IFS= read -r f; do [ -n "$f" ] && ge "$1" "$f"; done <<WARDEN_MATCHES
+$L
+WARDEN_MATCHES
+      ;;
+    *) for f in $2; do ge "$1" "$f"; done ;;
+  esac
   r "$1" count $n
 }
 `;

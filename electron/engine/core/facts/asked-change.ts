@@ -141,7 +141,11 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const forms = (f: string): boolean =>
     CHANGE_FORMS.has(f) || (f === 'world-readable' && (FOR_OTHERS.test(request) || opensReading.every((m) => modeAsked(m.mode, request) || (!m.recursive && !m.glob && alreadyRead(m.path)))));
   if (facts.flags.some((f) => !forms(f))) return undefined;
-  if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || c.wrappers.length > 0)) return undefined;
+  // xargs fed by a find that separates names with NUL bytes hands rm exactly the names found (a
+  // name with a space stays whole); any other wrapper, or xargs on lines, may not
+  const nulFed = facts.commands.some((c) => c.name === 'find' && c.argv.includes('-print0'));
+  const plainWrap = (c: Facts['commands'][number]): boolean => c.wrappers.length === 0 || (nulFed && c.wrappers.every((w) => w === 'xargs'));
+  if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || !plainWrap(c))) return undefined;
   const e = facts.effects;
   if ([e.network, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // account changes: only adding or changing accounts the request names, asked as account work
