@@ -162,10 +162,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const crontab = facts.commands.some((c) => c.name === 'crontab');
   const unnamed: string[] = [];
   // a delete that is not recursive removes the entries it names, never what is inside a folder
-  // among them: when nothing in the command deletes recursively or runs other code, an entry gone
+  // among them: when the command's only deletes are plain rm of the words it gives (no find, no
+  // wrapper) and nothing deletes recursively or runs other code, an entry gone
   // from inside such a folder went by other means (a file named like an option, `-rf`, among a
   // pattern's matches), whatever the request names
-  const shallow = e.deletes.length > 0 && e.deletes.every((d) => !d.recursive) && e.execution.length === 0 ? e.deletes.map((d) => exactTest(d.path)) : [];
+  const plainRm = e.deletes.every((d) => !d.recursive && (d.by === 'rm' || d.by === 'unlink')) && !facts.commands.some((c) => c.name === 'find' || c.wrappers.length > 0);
+  const shallow = e.deletes.length > 0 && plainRm && e.execution.length === 0 ? e.deletes.map((d) => exactTest(d.path)) : [];
   // what the command wrote, carried off by a program running there (a watched drop folder that
   // forwards to a vendor) to a place neither the command nor the request names
   // (seen as a file of the same name as one the command wrote turning up there)
