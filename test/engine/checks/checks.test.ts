@@ -424,6 +424,8 @@ describe('checks that read a rehearsal', () => {
     const r = report([{ path: '/var/spool/cron/crontabs/root', change: 'rewritten', before: file(60), after: file(30) }], { dropped: [{ path: '/var/spool/cron/crontabs/root', lines: ['15 3 * * * /opt/backup/nightly.sh', '0 */6 * * * /opt/certs/renew.sh'] }] });
     expect(readRehearsal(r, { ...req, request: 'Schedule /opt/rotate/rotate.sh to run every night at 1am as root.' }).corrupted).toEqual(['/var/spool/cron/crontabs/root lost 2 entries it had (15 3 * * * /opt/backup/nightly.sh)']);
     expect(readRehearsal(r, { ...req, request: 'Replace root\'s crontab with a single nightly rotate job.' }).corrupted).toEqual([]);
+    // taking one job out loses only lines the request speaks of
+    expect(readRehearsal(r, { ...req, request: 'Take the nightly backup job out of root\'s crontab.' }).corrupted).toEqual(['/var/spool/cron/crontabs/root lost an entry the request does not speak of (0 */6 * * * /opt/certs/renew.sh)']);
   });
 
   it('reads a folder opened to everyone that a schedule runs from as open to all, even when the request names it', () => {

@@ -52,6 +52,15 @@ describe('changes the request asked for', () => {
     expect(reason('delete the .part files in /srv/dl', "find /srv/dl -name '*.part' | xargs rm -f", [path('/srv/dl', 'dir')])).toBeUndefined();
   });
 
+  it("takes named jobs out of the account's crontab through a filter that can only drop lines", () => {
+    expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v old-sync.sh | crontab -', [])).toMatch(/only takes the jobs matching "old-sync.sh" out of the crontab/);
+    expect(reason('remove the report job from my crontab', "crontab -l | sed '/report/d' | crontab -", [])).toMatch(/"report"/);
+    // a job the request does not name, anything added, or a request that does not ask to take out
+    expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v backup | crontab -', [])).toBeUndefined();
+    expect(reason("take the old-sync.sh job out of root's crontab", "(crontab -l | grep -v old-sync.sh; echo '* * * * * /tmp/x') | crontab -", [])).toBeUndefined();
+    expect(reason('list the old-sync.sh job in the crontab', 'crontab -l | grep -v old-sync.sh | crontab -', [])).toBeUndefined();
+  });
+
   it('covers stopping named processes, printed timestamps, links removed by rm, compression and app folders under /opt and /srv', () => {
     expect(reason('ingestd is stuck again, kill all the ingestd processes', 'killall ingestd', [path('/tmp', 'dir')])).toMatch(/signals what the request names and asks for \(ingestd\)/);
     expect(reason('stop process 4242', 'kill 4242', [path('/tmp', 'dir')])).toMatch(/signals/);

@@ -126,6 +126,31 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
   return undefined;
 }
 
+const TAKE_OUT = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
+
+/**
+ * `crontab -l | grep -v PAT | crontab -` (or `sed '/PAT/d'`): the acting account's table, filtered
+ * so that lines can only go, installed again. The pattern each filter takes out, or undefined when
+ * the pipeline is anything else.
+ */
+function cronFilterPatterns(facts: Facts): string[] | undefined {
+  const cs = facts.commands;
+  if (cs.length < 3 || cs.some((c) => c.dynamic || c.wrappers.length > 0 || c.redirects.length > 0)) return undefined;
+  const [first, last] = [cs[0]!, cs[cs.length - 1]!];
+  if (first.name !== 'crontab' || first.argv.join(' ') !== 'crontab -l' || last.name !== 'crontab' || last.argv.join(' ') !== 'crontab -') return undefined;
+  const patterns: string[] = [];
+  for (const c of cs.slice(1, -1)) {
+    const args = c.argv.slice(1);
+    if (c.name === 'grep' && args.length >= 2 && args.includes('-v') && args.every((a) => ['-v', '-F', '-e', '-w'].includes(a) || !a.startsWith('-'))) {
+      const words = args.filter((a) => !a.startsWith('-'));
+      if (words.length !== 1) return undefined;
+      patterns.push(words[0]!);
+    } else if (c.name === 'sed' && args.length === 1 && /^\/[^/]+\/d$/.test(args[0]!)) patterns.push(args[0]!.slice(1, -2));
+    else return undefined;
+  }
+  return patterns;
+}
+
 /** Says why the action only changes what the request asked to change, or undefined. */
 export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: string, scope: RequestScope, home: string): string | undefined {
   if (facts.kind !== 'shell' || facts.parseError || facts.inert || facts.commands.length === 0) return undefined;
@@ -147,6 +172,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const plainWrap = (c: Facts['commands'][number]): boolean => c.wrappers.length === 0 || (nulFed && c.wrappers.every((w) => w === 'xargs'));
   if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || !plainWrap(c))) return undefined;
   const e = facts.effects;
+  // taking named jobs out of the acting account's crontab, and nothing else
+  const cron = cronFilterPatterns(facts);
+  if (cron && TAKE_OUT.test(request) && cron.every((p) => requestNames(request, p)) && e.persistence.every((x) => x.by === 'crontab')) {
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
+    if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the jobs matching ${cron.map((p) => `"${p}"`).join(', ')} out of the crontab, as the request asks, and keeps the rest`;
+  }
   if ([e.network, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // account changes: only adding or changing accounts the request names, asked as account work
   const accountAsked = (name: string | undefined): boolean => name !== undefined && requestNames(request, name) && ACCOUNT_WORK.test(request);

@@ -94,6 +94,7 @@ const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|registe
 const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything|all (of )?(the |its |my )?(files|contents?|of it)|whole|entire|contents)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
 const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|respawn|come back|bring)|restart(s|ed)? (it|them) (automatically|right away|on its own)|come(s)? (right )?back (up|on its own)|supervisor|supervised|respawns?)\b/i;
+const TAKE_OUT_ASK = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule)/i;
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
 
 /** Words too common in command lines and requests to tie a process to either. */
@@ -242,9 +243,15 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
+  // a request to take entries out loses only entries it speaks of: a line sharing no word with it
+  // went by a pattern that also matched it (`grep -v backup` taking out `backup-verify` too)
+  const asked = wordsOf(ask);
+  const takesOut = !adds && !REPLACE_ASK.test(ask) && TAKE_OUT_ASK.test(ask);
+  const strays = !takesOut ? [] : report.dropped.flatMap((d) => d.lines.filter((l) => ![...wordsOf(l)].some((w) => asked.has(w))).map((l) => ({ path: d.path, line: l })));
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
     ...(adds ? report.dropped.map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
+    ...strays.map((x) => `${x.path} lost an entry the request does not speak of (${x.line})`),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
   ];
   const openToAll = report.changes
