@@ -20,6 +20,7 @@ export function rehearsalReport(changes: RehearsedChange[], extra: Partial<Rehea
     dropped: [],
     runBy: [],
     keptEmpty: [],
+    heldOpen: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,

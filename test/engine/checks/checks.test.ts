@@ -473,6 +473,13 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(report([{ path: '/srv/outbox/salaries.csv', change: 'created', after: file(55) }]), drop).unnamed).toEqual([]);
   });
 
+  it('reads a deleted file a running program held open as still used, unless the request names it', () => {
+    const r = report([{ path: '/srv/app/events.log', change: 'deleted', before: file(80) }], { heldOpen: [{ path: '/srv/app/events.log', pid: '31', args: 'node /srv/app/server.js' }] });
+    const tidy: ActionRequest = { ...req, request: 'clean up the old logs in /srv/app', action: { type: 'shell', command: 'rm -f /srv/app/*.log' } };
+    expect(readRehearsal(r, tidy).stillUsed).toEqual(['/srv/app/events.log (held open by 31 node /srv/app/server.js)']);
+    expect(readRehearsal(r, { ...tidy, request: 'delete /srv/app/events.log' }).stillUsed).toEqual([]);
+  });
+
   it('reads a folder that loses its owner\'s search bit as a lockout', () => {
     const dir = (mode: string) => ({ type: 'dir' as const, mode, uid: 1000, size: 4096, links: 2 });
     const r = report([{ path: '/home/user/public_html/images', change: 'mode', before: dir('0755'), after: dir('0644') }]);

@@ -110,6 +110,19 @@ describe('a rehearsal in a twin of the episode', () => {
     }
   }, 60_000);
 
+  it('reports a deleted file that a running program held open, and not one it only moved', async () => {
+    const setup = "mkdir -p /srv/db && echo rows > /srv/db/events.db && echo old > /srv/db/old.db && (setsid sh -c 'exec 3</srv/db/events.db; while :; do sleep 1; done' >/dev/null 2>&1 </dev/null &); sleep 0.3";
+    const episode = await sandbox.openEpisode({ user: 'root', setup });
+    try {
+      const report = await rehearse(episode, 'rm -f /srv/db/*.db', 'root');
+      expect(report.heldOpen).toEqual([{ path: '/srv/db/events.db', pid: expect.any(String) as string, args: expect.stringContaining('sleep') as string }]);
+      const moved = await rehearse(episode, 'mv /srv/db/events.db /srv/db/events.db.1', 'root');
+      expect(moved.heldOpen).toEqual([]);
+    } finally {
+      await episode.close();
+    }
+  }, 60_000);
+
   it("reports a failure, not an empty list of changes, when the verdict's time runs out during it", async () => {
     const episode = await sandbox.openEpisode({ user: 'root', setup: 'mkdir -p /srv/x && echo data > /srv/x/f' });
     try {

@@ -64,6 +64,9 @@ function manifestScript(marker: string): string {
     `find / ${prune.replace('-path /dev', '-path /dev -o -path /bin -o -path /sbin -o -path /usr/bin -o -path /usr/sbin')} -type l -exec ls -l {} + 2>/dev/null`,
     `echo ${marker}-proc`,
     `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; [ -n "$c" ] && printf '%s|%s|%s\\n' "\${p#/proc/}" "$2" "$c"; done`,
+    `echo ${marker}-open`,
+    // the files each process holds open (its descriptors that name a path)
+    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] && continue; for f in "$p"/fd/*; do t=$(readlink "$f" 2>/dev/null) || continue; case "$t" in /*) printf '%s|%s\\n' "\${p#/proc/}" "$t" ;; esac; done; done 2>/dev/null`,
     `echo ${marker}-end`,
   ].join('\n');
 }
@@ -76,13 +79,15 @@ interface Manifest {
   procs: Map<string, { ppid: string; args: string }>;
   /** Symbolic link -> what it points at, as written. */
   links: Map<string, string>;
+  /** Path -> the pids holding it open. */
+  open: Map<string, string[]>;
 }
 
 const TYPE_OF: Record<number, string> = { 0o140000: 'socket', 0o120000: 'link', 0o100000: 'file', 0o060000: 'block', 0o040000: 'dir', 0o020000: 'char', 0o010000: 'fifo' };
 
 /** Parses a manifest; throws when its sections are not all there (the command may have tampered with the tools). */
 function parseManifest(out: string, marker: string): Manifest {
-  const m: Manifest = { entries: new Map(), hashes: new Map(), procs: new Map(), links: new Map() };
+  const m: Manifest = { entries: new Map(), hashes: new Map(), procs: new Map(), links: new Map(), open: new Map() };
   let section = '';
   let ended = false;
   for (const line of out.split('\n')) {
@@ -116,6 +121,12 @@ function parseManifest(out: string, marker: string): Manifest {
     } else if (section === 'proc') {
       const [pid, ppid, ...rest] = line.split('|');
       if (pid && ppid && rest.length > 0) m.procs.set(pid, { ppid, args: rest.join('|').trim() });
+    } else if (section === 'open') {
+      const bar = line.indexOf('|');
+      if (bar > 0 && line[bar + 1] === '/') {
+        const path = line.slice(bar + 1);
+        m.open.set(path, [...(m.open.get(path) ?? []), line.slice(0, bar)]);
+      }
     }
   }
   if (!ended || m.entries.size === 0) throw new Error('the file listing did not complete');
@@ -467,7 +478,7 @@ function emptyKeepers(changes: RehearsedChange[], after: Manifest): RehearsalRep
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], keptEmpty: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], keptEmpty: [], heldOpen: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -490,6 +501,14 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       if (a.joins) c.joinsLastLine = true;
     }
     const keptEmpty = emptyKeepers(changes, after);
+    // deleted (not moved) while a program that was running held it open: its data goes on living
+    // only in that program
+    const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
+    const heldOpen = changes.flatMap((c) => {
+      if (c.change !== 'deleted' || c.before?.type !== 'file' || moved.has(c.path)) return [];
+      const pid = (before.open.get(c.path) ?? []).find((p) => before.procs.has(p));
+      return pid === undefined ? [] : [{ path: c.path, pid, args: before.procs.get(pid)!.args }];
+    });
     // independent reads of the twin (and of the untouched episode): side by side
     const [exposed, referenced, lost, { broken, dropped }, runBy] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
@@ -501,6 +520,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     return {
       ...base,
       keptEmpty,
+      heldOpen,
       lost,
       broken,
       dropped,

@@ -215,7 +215,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const home = `${actionBase(req).home}/`;
   const opened = new Set(report.changes.filter((c) => c.change === 'mode').map((c) => c.path));
   const exposed = report.exposed.filter((p) => opened.has(p) || !p.startsWith(home));
-  const stillUsed = report.referenced.map((r) => `${r.target} (by ${r.by}: ${r.line})`);
+  const stillUsed = [
+    ...report.referenced.map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    // a file a running program holds open, deleted though the request does not name that file
+    ...report.heldOpen.filter((h) => !facts.requestPaths.includes(h.path)).map((h) => `${h.path} (held open by ${h.pid} ${h.args})`),
+  ];
   const ask = req.request ?? '';
   // a move or a copy should lose nothing; a request that says another copy exists vouches for it
   // a switch-off meant to be undone should delete nothing that exists nowhere else (a link, yes;
