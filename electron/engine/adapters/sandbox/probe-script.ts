@@ -656,12 +656,14 @@ ff() {
   done
   r "$s" done 1
 }
+# a find's pattern (DIR/**/NAME) as find matches NAME at every depth; DIR/**/* (a find that picks
+# by other tests than the name) as the shell reads it
 xp() {
   case "$1" in
     */\*\*/*)
       b=${'$'}{1%%/\*\*/*}; m=${'$'}{1#*/\*\*/}
       case "$m" in
-        */*) for f in $1; do printf '%s\n' "$f"; done ;;
+        */*|\*) for f in $1; do printf '%s\n' "$f"; done ;;
         *) find "$b" -xdev -name "$m" 2>/dev/null | head -n ${MAX_MATCHES * 10} ;;
       esac ;;
     *) for f in $1; do printf '%s\n' "$f"; done ;;
