@@ -21,7 +21,7 @@ export async function judgeLive(engine: Engine, sandbox: DockerSandbox, c: EvalC
   const episode = await sandbox.openEpisode({ user, ...(c.setup ? { setup: c.setup } : {}) });
   try {
     const setupFailed = episode.setup && episode.setup.exitCode !== 0 ? `setup exited ${String(episode.setup.exitCode)}: ${episode.setup.stderr.slice(0, 200)}` : undefined;
-    const verdict = await engine.check(inEpisodeCwd(caseToRequest(c) as { context?: { cwd?: string } }, user), { record: false, prober: createEpisodeProber(episode) });
+    const verdict = await engine.check(inEpisodeCwd(caseToRequest(c), user), { record: false, prober: createEpisodeProber(episode) });
     let transcript: Transcript | undefined;
     if (verdict.decision === 'allow' && c.action.type === 'shell') {
       transcript = await runInEpisode(episode, c.action.command, user);

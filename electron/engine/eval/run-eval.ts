@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { EvalCase, EvalMetrics, Verdict } from '../../../shared/types.js';
+import type { ActionContext, EvalCase, EvalMetrics, Verdict } from '../../../shared/types.js';
 import { EngineError, toErrorInfo } from '../../../shared/errors.js';
 import { parseEvalCase } from '../../../shared/validate.js';
 import { computeMetrics, type Outcome } from '../core/eval/metrics.js';
@@ -72,7 +72,7 @@ export function withGuardRequest(file: CaseFile, guardRequest: string): CaseFile
 }
 
 /** The request the engine sees for one case. */
-export function caseToRequest(c: EvalCase): Record<string, unknown> {
+export function caseToRequest(c: EvalCase): Record<string, unknown> & { context: ActionContext } {
   return {
     request: c.request,
     action: c.action,

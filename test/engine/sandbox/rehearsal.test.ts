@@ -3,7 +3,7 @@
  * what it really did. Against the real engine, like the other sandbox tests.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { rehearse, runInEpisode, type DockerSandbox } from '../../../electron/engine/adapters/sandbox/index.js';
+import { rehearse, runInEpisode, type DockerSandbox, type Episode } from '../../../electron/engine/adapters/sandbox/index.js';
 import { readRehearsal } from '../../../electron/engine/core/facts/rehearsal.js';
 import { judgeLive, type LiveResult } from '../../../electron/engine/eval/live.js';
 import type { Engine } from '../../../electron/engine/engine.js';
@@ -21,6 +21,16 @@ afterAll(async () => {
   await sandbox?.closeAll();
 });
 
+/** Runs `fn` in a root episode built by `setup`, and closes it whatever happens. */
+async function inRootEpisode(setup: string, fn: (episode: Episode) => Promise<void>, opts: { timeoutMs?: number } = {}): Promise<void> {
+  const episode = await sandbox.openEpisode({ user: 'root', setup, ...opts });
+  try {
+    await fn(episode);
+  } finally {
+    await episode.close();
+  }
+}
+
 const status = (r: LiveResult, id: string): string | undefined => r.verdict.checks.find((c) => c.id === id)?.status;
 const reading = (r: LiveResult): unknown => (r.verdict.probes.find((p) => p.probe === 'rehearsal')?.value as { reading?: unknown } | undefined)?.reading;
 
@@ -34,8 +44,7 @@ describe('a rehearsal in a twin of the episode', () => {
       'echo pass > /srv/a/mode.txt',
       'echo own > /srv/a/owner.txt',
     ].join(' && ');
-    const episode = await sandbox.openEpisode({ user: 'root', setup });
-    try {
+    await inRootEpisode(setup, async (episode) => {
       // a command the episode already ran: the twin must start from after it
       await runInEpisode(episode, 'echo earlier > /srv/b/earlier.txt && rm /srv/a/owner.txt && echo own > /srv/a/owner.txt', 'root');
       const command = 'rm /srv/a/gone.txt; echo new > /srv/a/rewrite.txt; echo two >> /srv/a/log.txt; chmod 600 /srv/a/mode.txt; chown 1000 /srv/a/owner.txt; echo fresh > /srv/b/new.txt';
@@ -54,34 +63,26 @@ describe('a rehearsal in a twin of the episode', () => {
       // the episode itself was not touched
       const look = await episode.exec('cat /srv/a/gone.txt /srv/a/rewrite.txt; ls /srv/b', { user: 'root' });
       expect(look.stdout).toBe('keep\nold\nearlier.txt\n');
-    } finally {
-      await episode.close();
-    }
+    });
   }, 60_000);
 
   it('fails, rather than rehearse in a different state, when an earlier command cannot be replayed in the twin', async () => {
     // the twin replays with the episode's default time-out, shorter than the earlier run had
-    const episode = await sandbox.openEpisode({ user: 'root', timeoutMs: 300, setup: 'mkdir -p /srv/x' });
-    try {
+    await inRootEpisode('mkdir -p /srv/x', async (episode) => {
       const earlier = await runInEpisode(episode, 'sleep 1 && echo late > /srv/x/f', 'root', { timeoutMs: 5000 });
       expect(earlier.exitCode).toBe(0);
       const report = await rehearse(episode, 'rm /srv/x/f', 'root');
       expect(report.error).toMatch(/replaying an earlier command failed/);
       expect(report.changes).toEqual([]);
-    } finally {
-      await episode.close();
-    }
+    }, { timeoutMs: 300 });
   }, 60_000);
 
   it('tells an overwrite that keeps the old bytes (an append) from one that does not', async () => {
-    const episode = await sandbox.openEpisode({ user: 'root', setup: 'mkdir -p /srv/l && echo first > /srv/l/a && echo first > /srv/l/b' });
-    try {
+    await inRootEpisode('mkdir -p /srv/l && echo first > /srv/l/a && echo first > /srv/l/b', async (episode) => {
       const report = await rehearse(episode, 'echo second >> /srv/l/a; printf "changed and longer\\n" > /srv/l/b', 'root');
       expect(report.changes.find((c) => c.path === '/srv/l/a')?.change).toBe('appended');
       expect(report.changes.find((c) => c.path === '/srv/l/b')?.change).toBe('grown');
-    } finally {
-      await episode.close();
-    }
+    });
   }, 60_000);
 
   it('reports a pruning that kept only empty files of its kind, and a stopped process that nothing restarts', async () => {
@@ -94,8 +95,7 @@ describe('a rehearsal in a twin of the episode', () => {
       'cp /usr/local/bin/worker /usr/local/bin/loner',
       '(setsid /usr/local/bin/keeper >/dev/null 2>&1 </dev/null &); (setsid /usr/local/bin/loner >/dev/null 2>&1 </dev/null &); sleep 0.3',
     ].join('\n');
-    const episode = await sandbox.openEpisode({ user: 'root', setup });
-    try {
+    await inRootEpisode(setup, async (episode) => {
       const pruned = await rehearse(episode, 'cd /srv/dumps && ls -t | tail -n +3 | xargs rm -f', 'root');
       expect(pruned.keptEmpty).toEqual([{ folder: '/srv/dumps', deleted: expect.arrayContaining(['/srv/dumps/db-01.sql', '/srv/dumps/db-03.sql']) as string[], kept: 2 }]);
       // a worker its keeper loop starts again is a passing child; one nothing restarts is reported, not restarted
@@ -105,27 +105,21 @@ describe('a rehearsal in a twin of the episode', () => {
       expect(killed.keptEmpty).toEqual([]);
       expect(killed.killed.filter((k) => k.args.includes('/usr/local/bin/worker'))).toEqual([]);
       expect(killed.killed.filter((k) => k.args.includes('/usr/local/bin/loner'))).toEqual([{ pid: expect.any(String) as string, args: expect.stringContaining('loner') as string }]);
-    } finally {
-      await episode.close();
-    }
+    });
   }, 60_000);
 
   it('reports a deleted file that a running program held open, and not one it only moved', async () => {
     const setup = "mkdir -p /srv/db && echo rows > /srv/db/events.db && echo old > /srv/db/old.db && (setsid sh -c 'exec 3</srv/db/events.db; while :; do sleep 1; done' >/dev/null 2>&1 </dev/null &); sleep 0.3";
-    const episode = await sandbox.openEpisode({ user: 'root', setup });
-    try {
+    await inRootEpisode(setup, async (episode) => {
       const report = await rehearse(episode, 'rm -f /srv/db/*.db', 'root');
       expect(report.heldOpen).toEqual([{ path: '/srv/db/events.db', pid: expect.any(String) as string, args: expect.stringContaining('sleep') as string }]);
       const moved = await rehearse(episode, 'mv /srv/db/events.db /srv/db/events.db.1', 'root');
       expect(moved.heldOpen).toEqual([]);
-    } finally {
-      await episode.close();
-    }
+    });
   }, 60_000);
 
   it("reports a failure, not an empty list of changes, when the verdict's time runs out during it", async () => {
-    const episode = await sandbox.openEpisode({ user: 'root', setup: 'mkdir -p /srv/x && echo data > /srv/x/f' });
-    try {
+    await inRootEpisode('mkdir -p /srv/x && echo data > /srv/x/f', async (episode) => {
       const budget = new AbortController();
       budget.abort();
       const report = await rehearse(episode, 'rm /srv/x/f', 'root', { signal: budget.signal });
@@ -134,9 +128,7 @@ describe('a rehearsal in a twin of the episode', () => {
       const req: ActionRequest = { request: 'delete /srv/x/f', action: { type: 'shell', command: report.command }, context: { user: 'root' } };
       expect(readRehearsal(report, req).failed).toMatch(/aborted/);
       expect((await episode.exec('cat /srv/x/f', { user: 'root' })).stdout).toBe('data\n');
-    } finally {
-      await episode.close();
-    }
+    });
   }, 60_000);
 });
 

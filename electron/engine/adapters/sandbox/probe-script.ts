@@ -679,6 +679,7 @@ ge() {
     fi
   fi
 }
+# (gg reads a plain pattern with the shell's own loop, which keeps a name with a line break whole)
 gg() {
   n=0
   case "$2" in
@@ -918,11 +919,12 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   plan.overlays.forEach((o, i) =>
     answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '' })),
   );
+  const keepNote = (rec: Map<string, string[]>) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' });
   plan.noted.forEach((p, i) => {
-    answer('keep-note', p, `n${i}`, 'what is about to be deleted could not be read', (rec) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' }));
+    answer('keep-note', p, `n${i}`, 'what is about to be deleted could not be read', keepNote);
     answer('in-use', p, `u${i}`, 'could not look for what still uses it', (rec) => ({ config: rec.get('config')?.[0] ?? '', line: rec.get('line')?.[0] ?? '', link: rec.get('linkin')?.[0] ?? '' }));
   });
-  plan.emptied.forEach((p, i) => answer('keep-note', `${p}/*`, `m${i}`, 'what is about to be deleted could not be read', (rec) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })));
+  plan.emptied.forEach((p, i) => answer('keep-note', `${p}/*`, `m${i}`, 'what is about to be deleted could not be read', keepNote));
   plan.doomed.forEach((p, i) =>
     answer('doomed', p, `d${i}`, 'what the action deletes could not be looked through', (rec) => {
       const refs = rec.get('ref') ?? [];

@@ -434,11 +434,15 @@ async function brokenFormats(
 /** Formats whose lines are entries of their own (a scheduled job, an account). */
 const LINE_ENTRIES = new Set<FileFormat>(['crontab', 'system-crontab', 'passwd', 'group', 'shadow']);
 
-/** A file's kind by its name: the extension, else the name with its digits taken out (`dump-0601` and `dump-0602` are one kind). */
-function kindOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1);
+/**
+ * A file's folder and kind, as one key: the kind is the name's extension, else the name with its
+ * digits taken out (`dump-0601` and `dump-0602` are one kind).
+ */
+function folderAndKind(path: string): string {
+  const slash = path.lastIndexOf('/');
+  const name = path.slice(slash + 1);
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot) : name.replace(/\d+/g, '#');
+  return `${path.slice(0, slash)}\u0000${dot > 0 ? name.slice(dot) : name.replace(/\d+/g, '#')}`;
 }
 
 /**
@@ -450,14 +454,14 @@ function emptyKeepers(changes: RehearsedChange[], after: Manifest): RehearsalRep
   const gone = new Map<string, string[]>();
   for (const c of changes) {
     if (c.change !== 'deleted' || c.before?.type !== 'file' || c.before.size === 0) continue;
-    const key = `${c.path.slice(0, c.path.lastIndexOf('/'))}\u0000${kindOf(c.path)}`;
+    const key = folderAndKind(c.path);
     gone.set(key, [...(gone.get(key) ?? []), c.path]);
   }
   if (gone.size === 0) return [];
   const kept = new Map<string, { empty: number; full: number }>();
   for (const [path, e] of after.entries) {
     if (e.type !== 'file') continue;
-    const key = `${path.slice(0, path.lastIndexOf('/'))}\u0000${kindOf(path)}`;
+    const key = folderAndKind(path);
     if (!gone.has(key)) continue;
     const k = kept.get(key) ?? { empty: 0, full: 0 };
     if (e.size === 0) k.empty++;
@@ -468,6 +472,19 @@ function emptyKeepers(changes: RehearsedChange[], after: Manifest): RehearsalRep
     const k = kept.get(key);
     if (!k || k.full > 0 || k.empty === 0) return [];
     return [{ folder: key.slice(0, key.indexOf('\u0000')), deleted, kept: k.empty }];
+  });
+}
+
+/**
+ * Files the command deleted (not moved) while a program that was running held them open: their
+ * data goes on living only in that program.
+ */
+function heldOpenFiles(changes: RehearsedChange[], before: Manifest): RehearsalReport['heldOpen'] {
+  const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
+  return changes.flatMap((c) => {
+    if (c.change !== 'deleted' || c.before?.type !== 'file' || moved.has(c.path)) return [];
+    const pid = (before.open.get(c.path) ?? []).find((p) => before.procs.has(p));
+    return pid === undefined ? [] : [{ path: c.path, pid, args: before.procs.get(pid)!.args }];
   });
 }
 
@@ -500,15 +517,6 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       c.change = 'appended';
       if (a.joins) c.joinsLastLine = true;
     }
-    const keptEmpty = emptyKeepers(changes, after);
-    // deleted (not moved) while a program that was running held it open: its data goes on living
-    // only in that program
-    const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
-    const heldOpen = changes.flatMap((c) => {
-      if (c.change !== 'deleted' || c.before?.type !== 'file' || moved.has(c.path)) return [];
-      const pid = (before.open.get(c.path) ?? []).find((p) => before.procs.has(p));
-      return pid === undefined ? [] : [{ path: c.path, pid, args: before.procs.get(pid)!.args }];
-    });
     // independent reads of the twin (and of the untouched episode): side by side
     const [exposed, referenced, lost, { broken, dropped }, runBy] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
@@ -519,8 +527,8 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     ]);
     return {
       ...base,
-      keptEmpty,
-      heldOpen,
+      keptEmpty: emptyKeepers(changes, after),
+      heldOpen: heldOpenFiles(changes, before),
       lost,
       broken,
       dropped,

@@ -126,7 +126,8 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
   return undefined;
 }
 
-const TAKE_OUT = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
+/** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
+export const TAKE_OUT_ASK = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
 
 /**
  * `crontab -l | grep -v PAT | crontab -` (or `sed '/PAT/d'`): the acting account's table, filtered
@@ -174,7 +175,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const e = facts.effects;
   // taking named jobs out of the acting account's crontab, and nothing else
   const cron = cronFilterPatterns(facts);
-  if (cron && TAKE_OUT.test(request) && cron.every((p) => requestNames(request, p)) && e.persistence.every((x) => x.by === 'crontab')) {
+  if (cron && TAKE_OUT_ASK.test(request) && cron.every((p) => requestNames(request, p)) && e.persistence.every((x) => x.by === 'crontab')) {
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the jobs matching ${cron.map((p) => `"${p}"`).join(', ')} out of the crontab, as the request asks, and keeps the rest`;
   }

@@ -10,6 +10,7 @@ import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
 import { actionBase, extractFacts, isScratchPath } from './index.js';
 import { persistencePlace, privilegePlace } from './paths.js';
+import { TAKE_OUT_ASK } from './asked-change.js';
 
 /** What the checks read from a rehearsal. */
 export interface RehearsalReading {
@@ -92,9 +93,9 @@ const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|
 const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|register|set up|include|insert|enable)\b/i;
 /** A request to move everything (all of a folder's content) somewhere. */
 const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything|all (of )?(the |its |my )?(files|contents?|of it)|whole|entire|contents)\b/i;
-/** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
+/** A request that expects a process it stops to come back (a supervisor restarts it). */
 const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|respawn|come back|bring)|restart(s|ed)? (it|them) (automatically|right away|on its own)|come(s)? (right )?back (up|on its own)|supervisor|supervised|respawns?)\b/i;
-const TAKE_OUT_ASK = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule)/i;
+/** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
 
 /** Words too common in command lines and requests to tie a process to either. */
@@ -171,9 +172,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const shallow = e.deletes.length > 0 && plainRm && e.execution.length === 0 ? e.deletes.map((d) => exactTest(d.path)) : [];
   // what the command wrote, carried off by a program running there (a watched drop folder that
   // forwards to a vendor) to a place neither the command nor the request names
-  // (seen as a file of the same name as one the command wrote turning up there)
+  // (seen as a file named like one the command wrote, or like one it read and wrote out, such as
+  // `cp FILE DIR/`, turning up there)
   const moves = facts.commands.some((c) => c.name === 'mv' || c.name === 'rename');
-  const wrote = new Set([...e.writes.map((w) => w.path), ...e.writes.flatMap((w) => e.reads.map((r) => `${w.path.replace(/\/$/, '')}/${baseName(r.path)}`))].map(baseName));
+  const wrote = new Set([...e.writes, ...(e.writes.length > 0 ? e.reads : [])].map((x) => baseName(x.path)));
   for (const c of report.changes) {
     if (c.change !== 'created' || moves || c.after?.type !== 'file' || !wrote.has(baseName(c.path))) continue;
     if (tests.some((t) => t(c.path))) continue;

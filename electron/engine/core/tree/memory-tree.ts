@@ -253,21 +253,17 @@ export class MemoryTree {
 
   // ------------------------------------------------------------ routing
 
-  private routeCentroid(n: TreeNode): Float32Array {
-    return n.kind === 'leaf' ? n.centroid : n.centroid;
-  }
-
-  /** A node's children and the similarity of `x` to each one's routing centroid (valid until the next scan). */
+  /** A node's children and the similarity of `x` to each one's centroid (valid until the next scan). */
   private childSimilarities(node: TreeNode, x: Float32Array): { kids: TreeNode[]; sims: Float32Array } {
     let packed = this.childBlocks.get(node);
     let current = !!packed && packed.children === node.children && packed.kids.length === node.children.length;
-    for (let i = 0; current && i < packed!.kids.length; i++) current = packed!.centroids[i] === this.routeCentroid(packed!.kids[i]!);
+    for (let i = 0; current && i < packed!.kids.length; i++) current = packed!.centroids[i] === packed!.kids[i]!.centroid;
     if (!packed || !current) {
       const kids = node.children.map((id) => this.nodes.get(id)!);
       packed ??= { children: node.children, kids, centroids: [], block: new VectorBlock(this.dim, kids.length) };
       packed.children = node.children;
       packed.kids = kids;
-      packed.centroids = kids.map((k) => this.routeCentroid(k));
+      packed.centroids = kids.map((k) => k.centroid);
       packed.block.truncate(0);
       for (const c of packed.centroids) packed.block.push(c);
       this.childBlocks.set(node, packed);
