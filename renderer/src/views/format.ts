@@ -62,6 +62,7 @@ export function rehearsalView(v: Pick<Verdict, 'probes'>): RehearsalView | undef
     ...list('onlyCopies').map((x) => `lost the only copy: ${x}`),
     ...list('corrupted').map((x) => `left a file damaged: ${x}`),
     ...list('openToAll').map((x) => `left writable by every account: ${x}`),
+    ...list('grants').map((x) => `granted a privilege or scheduled something nothing names: ${x}`),
     ...list('lockedOut').map((x) => `closed to the account or group it belongs to: ${x}`),
   ];
   if (typeof reading['failed'] === 'string' && reading['failed'] !== '') findings.unshift(`could not be read: ${reading['failed']}`);

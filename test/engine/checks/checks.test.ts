@@ -363,6 +363,22 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(report([{ path: '/home/user/log.txt', change: 'grown', before: file(5), after: file(9) }]), req).unnamed).toEqual(['grown /home/user/log.txt']);
   });
 
+  it('asks when a script it runs grants a privilege or schedules a job that nothing names', () => {
+    const migrate: ActionRequest = { request: 'run the db migration (/home/user/shop/migrate.sh) with the vars from its .env', action: { type: 'shell', command: 'cd /home/user/shop && . ./.env && sh ./migrate.sh' }, context: { user: 'root' } };
+    const sudo = report([{ path: '/etc/sudoers', change: 'appended', before: file(19), after: file(48) }, { path: '/var/lib/shop/migrated', change: 'created', after: file(5) }], { command: migrate.action.type === 'shell' ? migrate.action.command : '' });
+    expect(readRehearsal(sudo, migrate).grants).toEqual(['appended /etc/sudoers']);
+    expect(soft(sudo, migrate)).toContain('rehearsal-grants-unnamed');
+    const cron = report([{ path: '/etc/cron.d/shop', change: 'created', after: file(30) }]);
+    expect(readRehearsal(cron, migrate).grants).toEqual(['created /etc/cron.d/shop']);
+    // the same place named by the command, or by the request, is not behind anyone's back
+    const asked: ActionRequest = { request: 'let user run anything with sudo', action: { type: 'shell', command: "echo 'user ALL=(ALL) ALL' >> /etc/sudoers" }, context: { user: 'root' } };
+    expect(readRehearsal(report([{ path: '/etc/sudoers', change: 'appended', before: file(19), after: file(40) }], { command: "echo 'user ALL=(ALL) ALL' >> /etc/sudoers" }), asked).grants).toEqual([]);
+    const named: ActionRequest = { ...migrate, request: 'run migrate.sh, it also schedules its nightly job in /etc/cron.d/shop' };
+    expect(readRehearsal(cron, named).grants).toEqual([]);
+    // an ordinary file the script writes is no grant
+    expect(readRehearsal(report([{ path: '/var/lib/shop/migrated', change: 'created', after: file(5) }]), migrate).grants).toEqual([]);
+  });
+
   it('asks about a stopped process only when its command line names something the request and command do not', () => {
     const stopped = (args: string) => readRehearsal(report([], { killed: [{ pid: '12', args }] }), req).kills;
     expect(stopped('sh /srv/db/serve.sh')).toEqual(['12 sh /srv/db/serve.sh']);

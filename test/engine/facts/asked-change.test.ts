@@ -19,8 +19,8 @@ const freeId = (target: string, id: string): ProbeResult => ({ probe: 'account-i
  * `probes` plus, unless `lookedThrough` is false, what the look through each rm / unlink / shred
  * operand answers when it finds nothing of note (no copy without its original, nothing naming it).
  */
-function reason(request: string, command: string, probes: ProbeResult[], lookedThrough = true): string | undefined {
-  const req: ActionRequest = { request, action: { type: 'shell', command }, context: { user: 'root', cwd: '/root' } };
+function reason(request: string, command: string, probes: ProbeResult[], lookedThrough = true, user = 'root'): string | undefined {
+  const req: ActionRequest = { request, action: { type: 'shell', command }, context: user === 'root' ? { user, cwd: '/root' } : { user, cwd: `/home/${user}` } };
   const facts = extractFacts(req);
   if (lookedThrough) {
     for (const d of facts.effects.deletes) if (ENTRY_DELETERS.has(d.by)) probes = [...probes, { probe: 'doomed', target: d.path, ok: true, value: { entries: [], lone: [], refs: [] } }];
@@ -140,6 +140,22 @@ describe('changes the request asked for', () => {
     expect(reason('add a user deploy with home /home/deploy', "adduser -D -h /home/deploy deploy && mkdir -p /home/deploy && chown deploy:deploy /home/deploy", [path('/home/deploy', 'none')])).toMatch(/\/home\/deploy/);
     expect(reason("set bob's shell to /bin/ash", 'usermod -s /bin/ash bob', [])).toMatch(/changes what the request names and asks for \(account bob\)/);
     expect(reason('add a user svc with uid 1001', 'useradd -u 1001 svc', [freeId('passwd:svc', '1001')])).toMatch(/account svc/);
+  });
+
+  it('reads the line-tail form of a shell change, a tighter mode inside a folder the request speaks of, an archive beside its folder, and "replacing"', () => {
+    // the account's last field only, every colon kept inside the group
+    expect(reason("disable intern's logins", "sed -i 's#^\\(intern:.*:\\)/bin/sh$#\\1/usr/sbin/nologin#' /etc/passwd", [path('/etc/passwd', 'file')])).toMatch(/account intern/);
+    expect(reason("disable intern's logins", "sed -i 's#^\\(intern:.*:\\).*$#\\1/usr/sbin/nologin#' /etc/passwd", [path('/etc/passwd', 'file')])).toBeUndefined();
+    expect(reason("disable intern's logins", "sed -i 's#^\\(intern:.*:\\)/bin/sh$#\\1x:0#' /etc/passwd", [path('/etc/passwd', 'file')])).toBeUndefined();
+    // "ssh refuses my key, fix the perms": tightening the key inside ~/.ssh, not opening it
+    const ssh = (mode: string) => reason("ssh keeps refusing my key, can you fix the perms", `chmod 700 ~/.ssh && chmod ${mode} ~/.ssh/id_rsa`, [path('/home/user/.ssh', 'dir'), path('/home/user/.ssh/id_rsa', 'file', { mode: '644' })], true, 'user');
+    expect(ssh('600')).toMatch(/changes the mode of/);
+    expect(ssh('644')).toBeUndefined();
+    // a tarball of a named folder, made beside it, then the folder deleted
+    const packed = (archive: string) => reason('archive ~/old-proj into a tarball in my home and then delete the folder', `tar czf ${archive} -C ~ old-proj && rm -rf ~/old-proj`, [path('/home/user/old-proj', 'dir'), path(archive.replace('~', '/home/user'), 'none'), path('/home/user', 'dir')], true, 'user');
+    expect(packed('~/old-proj.tar.gz')).toMatch(/only deletes and writes/);
+    expect(packed('~/notes.tar.gz')).toBeUndefined();
+    expect(reason('install /etc/app/app.conf.new as the live app.conf, replacing the old one', 'mv /etc/app/app.conf.new /etc/app/app.conf', [path('/etc/app/app.conf.new', 'file'), path('/etc/app/app.conf', 'file'), path('/etc/app', 'dir')])).toMatch(/only deletes and writes/);
   });
 
   it('decides allow on the facts, but never past a failing check', () => {

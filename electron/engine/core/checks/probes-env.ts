@@ -97,12 +97,12 @@ export interface ProbesEnv {
    * they belong to, and why it could not be read
    * (empty when it could, or when none ran).
    */
-  rehearsal: { ran: boolean; unnamed: string[]; kills: string[]; exposed: string[]; stillUsed: string[]; onlyCopies: string[]; corrupted: string[]; openToAll: string[]; lockedOut: string[]; failed: string };
+  rehearsal: { ran: boolean; unnamed: string[]; kills: string[]; exposed: string[]; stillUsed: string[]; onlyCopies: string[]; corrupted: string[]; openToAll: string[]; lockedOut: string[]; grants: string[]; failed: string };
 }
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -154,9 +154,9 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     else if (r.probe === 'glob-links' && Array.isArray(v)) env.globLinks[r.target] = v.map((x) => ({ link: String((x as { link?: unknown }).link ?? ''), to: String((x as { to?: unknown }).to ?? '') }));
     else if (r.probe === 'find' && Array.isArray(v)) env.finds.push(...v.map(String));
     else if (r.probe === 'rehearsal' && v && typeof v === 'object' && !Array.isArray(v)) {
-      const reading = (v['reading'] ?? {}) as { unnamed?: unknown[]; kills?: unknown[]; exposed?: unknown[]; stillUsed?: unknown[]; onlyCopies?: unknown[]; corrupted?: unknown[]; openToAll?: unknown[]; lockedOut?: unknown[]; failed?: unknown };
+      const reading = (v['reading'] ?? {}) as { unnamed?: unknown[]; kills?: unknown[]; exposed?: unknown[]; stillUsed?: unknown[]; onlyCopies?: unknown[]; corrupted?: unknown[]; openToAll?: unknown[]; lockedOut?: unknown[]; grants?: unknown[]; failed?: unknown };
       const list = (x: unknown[] | undefined): string[] => (x ?? []).map(String);
-      env.rehearsal = { ran: true, unnamed: list(reading.unnamed), kills: list(reading.kills), exposed: list(reading.exposed), stillUsed: list(reading.stillUsed), onlyCopies: list(reading.onlyCopies), corrupted: list(reading.corrupted), openToAll: list(reading.openToAll), lockedOut: list(reading.lockedOut), failed: String(reading.failed ?? 'the rehearsal was not read') };
+      env.rehearsal = { ran: true, unnamed: list(reading.unnamed), kills: list(reading.kills), exposed: list(reading.exposed), stillUsed: list(reading.stillUsed), onlyCopies: list(reading.onlyCopies), corrupted: list(reading.corrupted), openToAll: list(reading.openToAll), lockedOut: list(reading.lockedOut), grants: list(reading.grants), failed: String(reading.failed ?? 'the rehearsal was not read') };
     } else if (r.probe === 'user' && typeof v === 'string') env.user = v;
     else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;
   }

@@ -58,7 +58,9 @@ export function appendedAccounts(path: string, text: string): AccountEntry[] | u
 /**
  * The account a `sed -i` script changes in /etc/passwd, when the script is one substitution
  * limited to one account's line (`/^NAME:/s...` or `s/^NAME:.../NAME:.../`) that keeps the line's
- * fields where they are and touches no digit, so no user or group id can change. Undefined otherwise.
+ * fields where they are and touches no digit, so no user or group id can change, or one that
+ * rewrites only the line's last field (`s#^\(NAME:.*:\)/bin/sh$#\1/usr/sbin/nologin#`: every
+ * colon stays inside the kept group). Undefined otherwise.
  */
 export function sedAccountChange(script: string): string | undefined {
   let name: string | undefined;
@@ -70,6 +72,11 @@ export function sedAccountChange(script: string): string | undefined {
   }
   const s = sedS(rest);
   if (!s || !/^g?$/.test(s.flags)) return undefined;
+  // `s#^\(NAME:.*:\)OLD$#\1NEW#`: the line's last field (its shell) and nothing before it
+  // (a slash escaped inside the script is a plain slash)
+  const plain = (x: string): string => x.replace(/\\\//g, '/');
+  const last = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):\.\*:\\\)([^:\d\\*.[\]^$&]+)\$$/i.exec(plain(s.pattern));
+  if (last && (!name || name === last[1]) && /^\\1[^:\d\\&]+$/.test(plain(s.replacement))) return last[1];
   if (!name) {
     const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
     if (!lead || !s.replacement.startsWith(`${lead[1]}:`)) return undefined;

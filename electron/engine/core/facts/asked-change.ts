@@ -14,7 +14,7 @@
  */
 import type { Facts, PathEffect, ProbeResult } from '../../../../shared/types.js';
 import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
-import { isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
+import { inRequestScope, isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid, grantsWorldRead } from './modes.js';
 import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
 
@@ -89,10 +89,10 @@ function requestNames(request: string, target: string): boolean {
 const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ectory)?|folder)|groups?)\b/i;
 
 /** The request asks to move or rename. */
-const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replace)/i;
+const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing))/i;
 
 /** The request asks for what is there to be replaced. */
-const REPLACE = /\b(overwrite|replace|update|upgrade|refresh|clobber|force|merge)/i;
+const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|update|upgrade|refresh|clobber|force|merge)/i;
 
 /** The request calls its target a link. */
 const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
@@ -100,8 +100,8 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replace|overwrite|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode)/i, what: 'writes' },
-  { effect: 'modeChanges', words: /\b(chmod|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode)/i, what: 'writes' },
+  { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
 
@@ -224,9 +224,15 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
         named.push(...x.accounts.map((n) => `account ${n}`));
         continue;
       }
-      // gzip's output is named by its input: users.sql.gz -> users.sql
-      const packedFromNamed = COMPRESSORS.has(x.by) && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
-      if (!(x.inScope || packedFromNamed) || x.homeRoot || x.dynamic) return undefined;
+      // gzip's output is named by its input: users.sql.gz -> users.sql; so is an archive tar
+      // makes of one named folder beside it: old-proj.tar.gz from old-proj
+      const packs = COMPRESSORS.has(x.by) || x.by === 'tar';
+      const packedFromNamed = packs && e.reads.some((r) => r.by === x.by && r.inScope && (r.path.startsWith(`${x.path}.`) || x.path.startsWith(`${r.path}.`)));
+      // a mode that only takes access away, on an entry of a folder the request speaks of ("fix the
+      // perms" of the key in ~/.ssh for "ssh refuses my key")
+      const closesInside = a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.glob && inRequestScope(x.path.slice(0, x.path.lastIndexOf('/')), scope);
+      const inScope = x.inScope || closesInside;
+      if (!(inScope || packedFromNamed) || x.homeRoot || x.dynamic) return undefined;
       // what rm and its kin delete must have been looked through (its entries, copies, what names it)
       if (a.effect === 'deletes' && ENTRY_DELETERS.has(x.by) && !env.doomedAnswered.includes(x.path)) return undefined;
       const seen = env.paths[x.path];
@@ -236,7 +242,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")
       const closes = a.effect === 'modeChanges' ? onlyRestricts(x.mode) : a.effect === 'ownerChanges' ? toSelf(x.mode, home) : false;
-      const namesSecret = scope.paths.includes(x.path) || (x.inScope && SECRET_KIND.test(request));
+      const namesSecret = scope.paths.includes(x.path) || (inScope && SECRET_KIND.test(request));
       if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret)) return undefined;
       // rm of a link, or ln -sfn over one, changes the link itself, never what it points to
       const linkItselfGoes = (a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob) || (a.effect === 'writes' && x.by.startsWith('ln') && x.by.endsWith(' -n'));

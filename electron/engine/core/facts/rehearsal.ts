@@ -48,6 +48,12 @@ export interface RehearsalReading {
    * neither root nor the acting account (a service's own configuration made unreadable to it).
    */
   lockedOut: string[];
+  /**
+   * Places that grant privilege or run things later (sudoers, the account files, PAM, crontabs,
+   * boot, service and login scripts) it created or changed although neither the command nor the
+   * request names them: a privilege or a schedule added by a script or a sourced file.
+   */
+  grants: string[];
   /** Why the rehearsal could not be read; empty when it could. */
   failed: string;
 }
@@ -156,7 +162,7 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
 
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
-  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], failed: report.error };
+  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   const tests = [...[...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => namedTest(x.path)), ...requestNamed(facts)];
@@ -291,7 +297,17 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
         if (!owner && !group) return [];
         return [`${c.path} (${owner ? `account ${c.before.uid}` : `group ${gid}`} could read it: ${c.before.mode} -> ${c.after.mode})`];
       });
-  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, failed: '' };
+  // who may do what, and what runs later, changed behind the command's back
+  const grants = report.changes
+    .filter((c) => {
+      if (!privilegePlace(c.path) && !persistencePlace(c.path)) return false;
+      if (tests.some((t) => t(c.path))) return false;
+      if (editsAccounts && ACCOUNT_FILES.test(c.path)) return false;
+      if (crontab && CRON_SPOOL.test(c.path)) return false;
+      return !(e.persistence.length > 0 && persistencePlace(c.path));
+    })
+    .map((c) => `${c.change} ${c.path}`);
+  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, grants, failed: '' };
 }
 
 /** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
@@ -310,7 +326,7 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
   if (lossless && (report.killed.length > 0 || report.changes.some(destructive))) return undefined;
-  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length > 0) return undefined;
+  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
