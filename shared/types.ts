@@ -110,6 +110,8 @@ export interface Effects {
     id?: string;
     /** Whether `account` is an account (passwd) or a group. */
     of?: 'passwd' | 'group';
+    /** The change takes `account` out (its line deleted, userdel / deluser / groupdel). */
+    removes?: boolean;
   }[];
   /** Places that make something run again later: cron, shell rc, authorized_keys, systemd units. */
   persistence: { place: string; by: string }[];

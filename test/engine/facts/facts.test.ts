@@ -325,6 +325,22 @@ describe('shell effects', () => {
     expect(kinds(facts('echo /tmp/x.so > /etc/ld.so.preload').effects.privilege)).toContain('edits-ld.so.preload');
   });
 
+  it("reads an account's line deleted from the account files, or userdel, as taking that account out, and its home in scope only when the request asks for it", () => {
+    const out = facts("sed -i '/^bob:/d' /etc/passwd /etc/group && rm -rf /home/bob", 'bob left. remove his account and his home directory', { user: 'root' });
+    expect(out.effects.privilege).toEqual([
+      { kind: 'account-change', detail: 'removes account bob from /etc/passwd', account: 'bob', of: 'passwd', removes: true },
+      { kind: 'account-change', detail: 'removes group bob from /etc/group', account: 'bob', of: 'group', removes: true },
+    ]);
+    expect(out.effects.writes.map((w) => w.accounts)).toEqual([['bob'], ['bob']]);
+    expect(out.effects.deletes[0]).toMatchObject({ path: '/home/bob', homeRoot: true, inScope: true });
+    // a request that does not speak of the home, or another account's home, stays out of scope
+    expect(facts("sed -i '/^bob:/d' /etc/passwd && rm -rf /home/bob", 'remove the account bob', { user: 'root' }).effects.deletes[0]).toMatchObject({ inScope: false });
+    expect(facts("sed -i '/^bob:/d' /etc/passwd && rm -rf /home/alice", 'remove bob and his home directory', { user: 'root' }).effects.deletes[0]).toMatchObject({ inScope: false });
+    // a pattern wider than one line start is an edit of the password file
+    expect(kinds(facts("sed -i '/bob/d' /etc/passwd").effects.privilege)).toEqual(['edits-passwd']);
+    expect(facts('userdel bob').effects.privilege).toEqual([{ kind: 'account-change', detail: 'userdel bob', account: 'bob', of: 'passwd', removes: true }]);
+  });
+
   it('reads appended account lines and one-line substitutions of /etc/passwd as the accounts they add or change', () => {
     const added = facts("echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' >> /etc/passwd", 'x', { user: 'root' });
     expect(added.effects.privilege).toEqual([expect.objectContaining({ kind: 'account-change', account: 'deploy' })]);

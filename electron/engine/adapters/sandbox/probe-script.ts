@@ -122,6 +122,11 @@ export interface ProbePlan {
    * and whether a configuration file in /etc or a crontab names it or a link near it leads into it (in use).
    */
   noted: string[];
+  /**
+   * Accounts and groups the action takes out (their lines deleted from the account files): their
+   * own lines there do not count as using what is deleted (an account's line names its home).
+   */
+  takenOut: string[];
   /** Folders a pattern empties (`DIR/*`): read for a note saying their content must be kept. */
   emptied: string[];
   /**
@@ -451,6 +456,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
+    takenOut: [...new Set(e.privilege.flatMap((p) => (p.removes && p.account !== undefined && /^[a-z_][a-z0-9_-]{0,31}$/i.test(p.account) ? [p.account] : [])))],
     emptied: [...emptied].slice(0, MAX_NOTED),
     doomed: [...doomed].slice(0, MAX_DOOMED),
     finds,
@@ -590,8 +596,14 @@ nz() {
 }
 iu() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
-  c=$(grep -rlsF -- "$2" /etc /var/spool/cron 2>/dev/null | head -n 1)
-  if [ -n "$c" ]; then r "$1" config "$c"; r "$1" line "$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300)"; fi
+  # the first line naming it, in /etc or a crontab; in the account files not the lines of
+  # accounts the action takes out ($3: their names joined by |)
+  grep -rlsF -- "$2" /etc /var/spool/cron 2>/dev/null | head -n 50 | while IFS= read -r c; do
+    case "$c" in /etc/passwd|/etc/group|/etc/shadow|/etc/gshadow) a=$3 ;; *) a= ;; esac
+    if [ -n "$a" ]; then x=$(grep -F -- "$2" "$c" 2>/dev/null | grep -Ev "^($a):" | head -n 1 | head -c 300)
+    else x=$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300); fi
+    if [ -n "$x" ]; then r "$1" config "$c"; r "$1" line "$x"; break; fi
+  done
   p=${'$'}{2%/*}; [ -z "$p" ] && p=/
   l=$(find "$p" -xdev -maxdepth 3 \( -path /usr -o -path /bin -o -path /sbin -o -path /lib -o -path /lib64 \) -prune -o -type l -print 2>/dev/null | head -n 500 | while IFS= read -r x; do
     case "$x" in "$2"|"$2"/*) continue ;; esac
@@ -709,7 +721,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
-    plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)}`));
+    plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`));
     plan.doomed.forEach((p, i) => lines.push(`dg d${i} ${shQuote(p)}`));
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));

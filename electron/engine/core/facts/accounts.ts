@@ -89,6 +89,14 @@ export function sedAccountChange(script: string): string | undefined {
   return name;
 }
 
+/** The account files a line-deleting sed can take an account or group out of, and which of the two each holds. */
+export const REMOVABLE_FROM: Record<string, 'passwd' | 'group'> = { '/etc/passwd': 'passwd', '/etc/shadow': 'passwd', '/etc/group': 'group', '/etc/gshadow': 'group' };
+
+/** The account a `sed -i` script takes out of an account file (`/^NAME:/d`, its one line), else undefined. */
+export function sedAccountRemoval(script: string): string | undefined {
+  return /^\/\^([a-z_][a-z0-9_.-]{0,31}):\/d$/i.exec(script.trim())?.[1];
+}
+
 /**
  * A sed script that only locks one account's password in /etc/shadow (`s/^NAME:/NAME:!/`, the
  * way `passwd -l` does): the account's name, else undefined.

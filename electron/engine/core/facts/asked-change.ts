@@ -232,7 +232,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // perms" of the key in ~/.ssh for "ssh refuses my key")
       const closesInside = a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.glob && inRequestScope(x.path.slice(0, x.path.lastIndexOf('/')), scope);
       const inScope = x.inScope || closesInside;
-      if (!(inScope || packedFromNamed) || x.homeRoot || x.dynamic) return undefined;
+      // a home folder only as part of taking its account out, as asked (facts/index.ts puts it in scope)
+      const removedHome = a.effect === 'deletes' && x.inScope && e.privilege.some((p) => p.removes && p.account !== undefined && x.path === `/home/${p.account}`);
+      if (!(inScope || packedFromNamed) || (x.homeRoot && !removedHome) || x.dynamic) return undefined;
       // what rm and its kin delete must have been looked through (its entries, copies, what names it)
       if (a.effect === 'deletes' && ENTRY_DELETERS.has(x.by) && !env.doomedAnswered.includes(x.path)) return undefined;
       const seen = env.paths[x.path];

@@ -76,6 +76,9 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
   return ['/etc/apparmor.d', '/etc/audit', '/etc/selinux', '/etc/ufw', '/etc/fail2ban'].some((p) => isUnder(e.path, p));
 }
 
+/** A request that speaks of an account's home folder. */
+const HOME_ASK = /\bhome\b/i;
+
 /** Facts for one validated action request. */
 export function extractFacts(req: ActionRequest): Facts {
   const base = actionBase(req);
@@ -125,6 +128,13 @@ export function extractFacts(req: ActionRequest): Facts {
     if (disablesSecurity(d, 'delete')) flags.add('disable-security');
     const place = persistencePlace(d.path);
     if (place === '~/.ssh/authorized_keys') flags.add('removes-access');
+  }
+  // the home folder of an account the same command takes out, when the request asks to remove
+  // that account's home ("remove bob's account and his home directory")
+  const removed = new Set(effects.privilege.flatMap((p) => (p.removes && p.of === 'passwd' && p.account ? [p.account] : [])));
+  for (const d of effects.deletes) {
+    const owner = /^\/home\/([^/]+)$/.exec(d.path)?.[1];
+    if (owner !== undefined && removed.has(owner) && scope.words.has(owner.toLowerCase()) && HOME_ASK.test(req.request ?? '')) d.inScope = true;
   }
   for (const k of ['network', 'signals', 'privilege', 'persistence', 'exhaustion', 'execution'] as const) (effects[k] as unknown[]) = dedupe(effects[k] as unknown[]);
   facts.flags = [...flags].sort();

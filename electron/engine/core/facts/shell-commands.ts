@@ -11,7 +11,7 @@ import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
-import { ACCOUNT_FILES, ADMIN_GROUP, sedAccountChange, sedShadowLock } from './accounts.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedShadowLock } from './accounts.js';
 import { sedArgs } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
@@ -424,6 +424,8 @@ export function runCommand(c: Call): Feed {
       const account = inPlace && script !== undefined ? sedAccountChange(script) : undefined;
       // or locks one account's password in /etc/shadow, as passwd -l does
       const locked = inPlace && script !== undefined ? sedShadowLock(script) : undefined;
+      // or takes one account's (or group's) line out, as userdel does
+      const removed = inPlace && script !== undefined ? sedAccountRemoval(script) : undefined;
       for (const file of files) {
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
           (inPlace ? E.writes : E.reads).push(e);
@@ -431,6 +433,11 @@ export function runCommand(c: Call): Feed {
           if (account && ACCOUNT_FILES[e.path] === 'passwd' && !e.dynamic && !e.glob) {
             e.accounts = [account];
             E.privilege.push({ kind: 'account-change', detail: `changes the line of account ${account} in ${e.path}`, account });
+          }
+          const from = REMOVABLE_FROM[e.path];
+          if (removed && from && !e.dynamic && !e.glob) {
+            e.accounts = [removed];
+            E.privilege.push({ kind: 'account-change', detail: `removes ${from === 'group' ? 'group' : 'account'} ${removed} from ${e.path}`, account: removed, of: from, removes: true });
           }
           if (locked && e.path === '/etc/shadow' && !e.dynamic && !e.glob) {
             e.accounts = [locked];
@@ -911,13 +918,15 @@ function accountCommand(c: Call): void {
   // one entry per privileged group, so a check can ask whether the request named each of them
   for (const g of admin) E.privilege.push({ kind: 'admin-group', detail: g });
   if (uid === '0' || groups === '0' || (name === 'useradd' && args.includes('-o') && uid === '0')) E.privilege.push({ kind: 'root-uid', detail });
-  // the account a create or modify command names (useradd ... NAME, adduser NAME [GROUP]); deletes,
-  // passwords and expiry carry none, so a check cannot count them as asked by the name alone
-  const account = ['useradd', 'usermod', 'groupadd', 'groupmod'].includes(name) ? operands[operands.length - 1] : name === 'adduser' || name === 'addgroup' ? operands[0] : undefined;
-  const isGroup = name === 'groupadd' || name === 'groupmod' || (name === 'addgroup' && operands.length === 1);
+  // the account a create, modify or delete command names (useradd ... NAME, adduser NAME [GROUP],
+  // userdel NAME); passwords and expiry carry none, so a check cannot count them as asked by the
+  // name alone
+  const removes = (name === 'userdel' || name === 'deluser' || name === 'groupdel') && operands.length === 1;
+  const account = ['useradd', 'usermod', 'groupadd', 'groupmod'].includes(name) ? operands[operands.length - 1] : name === 'adduser' || name === 'addgroup' || removes ? operands[0] : undefined;
+  const isGroup = name === 'groupadd' || name === 'groupmod' || name === 'groupdel' || (name === 'addgroup' && operands.length === 1);
   const id = isGroup ? (values.get('-g') ?? values.get('--gid')) : uid;
   if (admin.length === 0 && uid !== '0') {
-    E.privilege.push({ kind: 'account-change', detail, ...(account && operands.length >= 1 ? { account, of: isGroup ? ('group' as const) : ('passwd' as const), ...(id !== undefined && /^\d+$/.test(id) ? { id } : {}) } : {}) });
+    E.privilege.push({ kind: 'account-change', detail, ...(account && operands.length >= 1 ? { account, of: isGroup ? ('group' as const) : ('passwd' as const), ...(id !== undefined && /^\d+$/.test(id) ? { id } : {}), ...(removes ? { removes } : {}) } : {}) });
   }
   if (name === 'passwd' && (operands.includes('root') || args.includes('-d'))) E.privilege.push({ kind: 'root-password', detail });
   if (name === 'chpasswd' && c.stdin?.text && /^root:/m.test(c.stdin.text)) E.privilege.push({ kind: 'root-password', detail: 'chpasswd sets the root password' });
