@@ -325,7 +325,7 @@ describe('shell effects', () => {
     expect(kinds(facts('echo /tmp/x.so > /etc/ld.so.preload').effects.privilege)).toContain('edits-ld.so.preload');
   });
 
-  it("reads an account's line deleted from the account files, or userdel, as taking that account out, and its home in scope only when the request asks for it", () => {
+  it("reads an account's line deleted from the account files as taking that account out, and its home in scope only when the request asks for it", () => {
     const out = facts("sed -i '/^bob:/d' /etc/passwd /etc/group && rm -rf /home/bob", 'bob left. remove his account and his home directory', { user: 'root' });
     expect(out.effects.privilege).toEqual([
       { kind: 'account-change', detail: 'removes account bob from /etc/passwd', account: 'bob', of: 'passwd', removes: true },
@@ -338,7 +338,8 @@ describe('shell effects', () => {
     expect(facts("sed -i '/^bob:/d' /etc/passwd && rm -rf /home/alice", 'remove bob and his home directory', { user: 'root' }).effects.deletes[0]).toMatchObject({ inScope: false });
     // a pattern wider than one line start is an edit of the password file
     expect(kinds(facts("sed -i '/bob/d' /etc/passwd").effects.privilege)).toEqual(['edits-passwd']);
-    expect(facts('userdel bob').effects.privilege).toEqual([{ kind: 'account-change', detail: 'userdel bob', account: 'bob', of: 'passwd', removes: true }]);
+    // userdel -r takes the home along where no probe looks: no account named, so never asked by name
+    expect(facts('userdel -r bob').effects.privilege).toEqual([{ kind: 'account-change', detail: 'userdel -r bob' }]);
   });
 
   it('reads appended account lines and one-line substitutions of /etc/passwd as the accounts they add or change', () => {

@@ -918,15 +918,14 @@ function accountCommand(c: Call): void {
   // one entry per privileged group, so a check can ask whether the request named each of them
   for (const g of admin) E.privilege.push({ kind: 'admin-group', detail: g });
   if (uid === '0' || groups === '0' || (name === 'useradd' && args.includes('-o') && uid === '0')) E.privilege.push({ kind: 'root-uid', detail });
-  // the account a create, modify or delete command names (useradd ... NAME, adduser NAME [GROUP],
-  // userdel NAME); passwords and expiry carry none, so a check cannot count them as asked by the
-  // name alone
-  const removes = (name === 'userdel' || name === 'deluser' || name === 'groupdel') && operands.length === 1;
-  const account = ['useradd', 'usermod', 'groupadd', 'groupmod'].includes(name) ? operands[operands.length - 1] : name === 'adduser' || name === 'addgroup' || removes ? operands[0] : undefined;
-  const isGroup = name === 'groupadd' || name === 'groupmod' || name === 'groupdel' || (name === 'addgroup' && operands.length === 1);
+  // the account a create or modify command names (useradd ... NAME, adduser NAME [GROUP]); deletes
+  // (userdel -r takes a home no probe looks through), passwords and expiry carry none, so a check
+  // cannot count them as asked by the name alone
+  const account = ['useradd', 'usermod', 'groupadd', 'groupmod'].includes(name) ? operands[operands.length - 1] : name === 'adduser' || name === 'addgroup' ? operands[0] : undefined;
+  const isGroup = name === 'groupadd' || name === 'groupmod' || (name === 'addgroup' && operands.length === 1);
   const id = isGroup ? (values.get('-g') ?? values.get('--gid')) : uid;
   if (admin.length === 0 && uid !== '0') {
-    E.privilege.push({ kind: 'account-change', detail, ...(account && operands.length >= 1 ? { account, of: isGroup ? ('group' as const) : ('passwd' as const), ...(id !== undefined && /^\d+$/.test(id) ? { id } : {}), ...(removes ? { removes } : {}) } : {}) });
+    E.privilege.push({ kind: 'account-change', detail, ...(account && operands.length >= 1 ? { account, of: isGroup ? ('group' as const) : ('passwd' as const), ...(id !== undefined && /^\d+$/.test(id) ? { id } : {}) } : {}) });
   }
   if (name === 'passwd' && (operands.includes('root') || args.includes('-d'))) E.privilege.push({ kind: 'root-password', detail });
   if (name === 'chpasswd' && c.stdin?.text && /^root:/m.test(c.stdin.text)) E.privilege.push({ kind: 'root-password', detail: 'chpasswd sets the root password' });
