@@ -158,6 +158,21 @@ describe('changes the request asked for', () => {
     expect(reason('install /etc/app/app.conf.new as the live app.conf, replacing the old one', 'mv /etc/app/app.conf.new /etc/app/app.conf', [path('/etc/app/app.conf.new', 'file'), path('/etc/app/app.conf', 'file'), path('/etc/app', 'dir')])).toMatch(/only deletes and writes/);
   });
 
+  it('counts a pattern made executable with 755 as asked when every match was readable by others already', () => {
+    const scripts = '/opt/deploy/bin/*.sh';
+    const seen = (...modes: string[]): ProbeResult[] => [
+      path('/opt/deploy/bin', 'dir'),
+      { probe: 'glob', target: scripts, ok: true, value: modes.map((_, i) => `/opt/deploy/bin/s${i}.sh`) },
+      { probe: 'glob-modes', target: scripts, ok: true, value: modes },
+    ];
+    const ask = 'make the scripts in /opt/deploy/bin executable';
+    expect(reason(ask, `chmod 755 ${scripts}`, seen('644', '644'))).toMatch(/changes the mode of/);
+    // one match others could not read, modes not listed, or a listing cut short: not asked
+    expect(reason(ask, `chmod 755 ${scripts}`, seen('644', '600'))).toBeUndefined();
+    expect(reason(ask, `chmod 755 ${scripts}`, seen('644', '644').slice(0, 2))).toBeUndefined();
+    expect(reason(ask, `chmod 755 ${scripts}`, [...seen('644', '644').slice(0, 2), { probe: 'glob-modes', target: scripts, ok: false, error: '40 matches, 20 listed' }])).toBeUndefined();
+  });
+
   it('decides allow on the facts, but never past a failing check', () => {
     const req: ActionRequest = { request: 'clear the build cache in /srv/cache/build', action: { type: 'shell', command: 'rm -rf /srv/cache/build' }, context: { user: 'root' } };
     const facts = { ...extractFacts(req), askedChange: 'it only deletes what the request names' };

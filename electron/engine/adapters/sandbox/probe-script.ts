@@ -686,6 +686,7 @@ ge() {
     n=$((n+1))
     if [ $n -le ${MAX_MATCHES} ]; then
       r "$1" match "$2"
+      r "$1" mode "$(stat -L -c %a -- "$2" 2>/dev/null)"
       if [ -d "$2" ] && [ ! -L "$2" ] && [ -n "$(ls -A -- "$2" 2>/dev/null | head -n 1)" ]; then r "$1" folder "$2"; fi
       if [ -L "$2" ]; then r "$1" link "$2"; r "$1" linkto "$(readlink -f -- "$2" 2>/dev/null)"; fi
     fi
@@ -908,6 +909,9 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const out_ = links.map((l, k) => ({ link: l, to: to[k] ?? '' })).filter((x) => !parent || x.to === '' || !(x.to === parent || x.to.startsWith(parent === '/' ? '/' : `${parent}/`)));
     out.push({ probe: 'glob-links', target: g, ok: true, value: out_ });
     out.push({ probe: 'glob-count', target: g, ok: true, value: Number(count) });
+    // each match's mode (a link's target's), in the order of the matches; only when every match is listed
+    const listed = rec?.get('match') ?? [];
+    out.push(Number(count) === listed.length ? { probe: 'glob-modes', target: g, ok: true, value: rec?.get('mode') ?? [] } : { probe: 'glob-modes', target: g, ok: false, error: `${count} matches, ${listed.length} listed` });
   });
   plan.scripts.forEach((p, i) => {
     const rec = first.get(`s${i}`);

@@ -164,8 +164,15 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     const seen = env.paths[path];
     return !!seen?.exists && seen.type !== 'link' && grantsWorldRead(seen.mode);
   };
+  // a pattern's matches, every one of them readable by others already (the environment listed them all)
+  const allRead = (pattern: string): boolean => {
+    const modes = env.globModes[pattern];
+    const matches = env.globs[pattern];
+    return !!modes && !!matches && matches.length > 0 && modes.length === matches.length && modes.every((m) => /^[0-7]{3,4}$/.test(m) && grantsWorldRead(m));
+  };
   const forms = (f: string): boolean =>
-    CHANGE_FORMS.has(f) || (f === 'world-readable' && (FOR_OTHERS.test(request) || opensReading.every((m) => modeAsked(m.mode, request) || (!m.recursive && !m.glob && alreadyRead(m.path)))));
+    CHANGE_FORMS.has(f) ||
+    (f === 'world-readable' && (FOR_OTHERS.test(request) || opensReading.every((m) => modeAsked(m.mode, request) || (!m.recursive && (m.glob ? allRead(m.path) : alreadyRead(m.path))))));
   if (facts.flags.some((f) => !forms(f))) return undefined;
   // xargs fed by a find that separates names with NUL bytes hands rm exactly the names found (a
   // name with a space stays whole); any other wrapper, or xargs on lines, may not
