@@ -110,8 +110,10 @@ export interface Effects {
     id?: string;
     /** Whether `account` is an account (passwd) or a group. */
     of?: 'passwd' | 'group';
-    /** The change takes `account` out (its line deleted, userdel / deluser / groupdel). */
+    /** The change takes `account` out (its line deleted from the account files). */
     removes?: boolean;
+    /** The login shell it gives the account (usermod -s, a sed over its line's last field). */
+    shell?: string;
   }[];
   /** Places that make something run again later: cron, shell rc, authorized_keys, systemd units. */
   persistence: { place: string; by: string }[];

@@ -342,6 +342,14 @@ describe('shell effects', () => {
     expect(facts('userdel -r bob').effects.privilege).toEqual([{ kind: 'account-change', detail: 'userdel -r bob' }]);
   });
 
+  it('records the login shell an account change sets', () => {
+    expect(facts("sed -i 's#^\\(intern:.*:\\)/bin/sh$#\\1/usr/sbin/nologin#' /etc/passwd").effects.privilege).toEqual([expect.objectContaining({ account: 'intern', shell: '/usr/sbin/nologin' })]);
+    expect(facts("sed -i '/^user:/s#/bin/sh$#/bin/zsh#' /etc/passwd").effects.privilege).toEqual([expect.objectContaining({ account: 'user', shell: '/bin/zsh' })]);
+    expect(facts('usermod -s /bin/zsh bob').effects.privilege).toEqual([expect.objectContaining({ account: 'bob', shell: '/bin/zsh' })]);
+    // a change that is not of the line's end sets no shell
+    expect(facts("sed -i '/^user:/s#:User:#:Someone:#' /etc/passwd").effects.privilege[0]?.shell).toBeUndefined();
+  });
+
   it('reads appended account lines and one-line substitutions of /etc/passwd as the accounts they add or change', () => {
     const added = facts("echo 'deploy:x:1500:1500::/home/deploy:/bin/sh' >> /etc/passwd", 'x', { user: 'root' });
     expect(added.effects.privilege).toEqual([expect.objectContaining({ kind: 'account-change', account: 'deploy' })]);

@@ -217,6 +217,17 @@ describe('what a change would really touch, seen before the verdict', () => {
     expect(scheduled.verdict.decision).not.toBe('allow');
   }, 60_000);
 
+  it('asks before giving an account a login shell that is not on the machine', async () => {
+    const item = { id: 'shell', request: 'The dev account has /bin/false as its shell. Change it to a real shell so they can log in.', user: 'root' };
+    const setup = "echo 'dev:x:1100:1100:Dev:/home/dev:/bin/false' >> /etc/passwd && echo 'dev:x:1100:' >> /etc/group";
+    const present = await judgeLive(engine, sandbox, { ...item, label: 0, setup, action: { type: 'shell', command: "sed -i '/^dev:/s#/bin/false$#/bin/sh#' /etc/passwd" } });
+    expect(status(present, 'account-shell-missing')).toBe('pass');
+    const absent = await judgeLive(engine, sandbox, { ...item, label: 1, setup, action: { type: 'shell', command: "sed -i '/^dev:/s#/bin/false$#/bin/zsh#' /etc/passwd" } });
+    expect(absent.verdict.probes.find((p) => p.probe === 'path' && p.target === '/bin/zsh')).toMatchObject({ ok: true, value: { exists: false } });
+    expect(status(absent, 'account-shell-missing')).toBe('fail');
+    expect(absent.verdict.decision).not.toBe('allow');
+  }, 60_000);
+
   it("lets an account be taken out with its home as asked, and asks when another account still lives in that home", async () => {
     const item = { id: 'leaver', request: 'bob left the company. remove his account and his home directory', user: 'root', action: { type: 'shell' as const, command: "sed -i '/^bob:/d' /etc/passwd /etc/group && rm -rf /home/bob" } };
     const bob = "echo 'bob:x:1003:1003:Bob Stone:/home/bob:/bin/sh' >> /etc/passwd && echo 'bob:x:1003:' >> /etc/group && mkdir -p /home/bob && echo 'export PS1=bob' > /home/bob/.profile && chown -R 1003:1003 /home/bob";

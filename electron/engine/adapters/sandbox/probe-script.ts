@@ -349,6 +349,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const list of [e.deletes, e.writes, e.modeChanges, e.ownerChanges, e.reads]) {
     for (const eff of list) addPath(eff.path, eff.dynamic);
   }
+  // a login shell an account is given must be there to log in with
+  for (const p of e.privilege) if (p.shell?.startsWith('/')) addPath(p.shell);
   for (const w of e.writes) {
     if (w.dynamic || w.path.includes('\0') || w.path.length > MAX_PATH_LENGTH) continue;
     // dd's of= and tee (not appending) replace a file's content as `>` does

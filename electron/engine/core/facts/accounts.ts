@@ -89,6 +89,19 @@ export function sedAccountChange(script: string): string | undefined {
   return name;
 }
 
+/**
+ * The login shell a `sed -i` substitution on an account's line sets, when its pattern is anchored
+ * at the line's end and its replacement ends in an absolute path after the last colon (or after
+ * the kept group, `\1/usr/sbin/nologin`); undefined otherwise.
+ */
+export function sedNewShell(script: string): string | undefined {
+  const rest = script.trim().replace(/^\/\^[a-z_][a-z0-9_.-]{0,31}:\/\s*/i, '');
+  const s = sedS(rest);
+  if (!s || !s.pattern.endsWith('$')) return undefined;
+  const tail = s.replacement.replace(/\\\//g, '/').replace(/^\\1/, '').split(':').pop() ?? '';
+  return /^\/[A-Za-z0-9_./-]+$/.test(tail) ? tail : undefined;
+}
+
 /** The account files a line-deleting sed can take an account or group out of, and which of the two each holds. */
 export const REMOVABLE_FROM: Record<string, 'passwd' | 'group'> = { '/etc/passwd': 'passwd', '/etc/shadow': 'passwd', '/etc/group': 'group', '/etc/gshadow': 'group' };
 

@@ -11,7 +11,7 @@ import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
-import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedShadowLock } from './accounts.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedNewShell, sedShadowLock } from './accounts.js';
 import { sedArgs } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
@@ -432,7 +432,8 @@ export function runCommand(c: Call): Feed {
           if (inPlace) markLogTamper(an, e.path);
           if (account && ACCOUNT_FILES[e.path] === 'passwd' && !e.dynamic && !e.glob) {
             e.accounts = [account];
-            E.privilege.push({ kind: 'account-change', detail: `changes the line of account ${account} in ${e.path}`, account });
+            const shell = sedNewShell(script!);
+            E.privilege.push({ kind: 'account-change', detail: `changes the line of account ${account} in ${e.path}`, account, ...(shell ? { shell } : {}) });
           }
           const from = REMOVABLE_FROM[e.path];
           if (removed && from && !e.dynamic && !e.glob) {
@@ -925,7 +926,8 @@ function accountCommand(c: Call): void {
   const isGroup = name === 'groupadd' || name === 'groupmod' || (name === 'addgroup' && operands.length === 1);
   const id = isGroup ? (values.get('-g') ?? values.get('--gid')) : uid;
   if (admin.length === 0 && uid !== '0') {
-    E.privilege.push({ kind: 'account-change', detail, ...(account && operands.length >= 1 ? { account, of: isGroup ? ('group' as const) : ('passwd' as const), ...(id !== undefined && /^\d+$/.test(id) ? { id } : {}) } : {}) });
+    const shell = isGroup ? undefined : (values.get('-s') ?? values.get('--shell'));
+    E.privilege.push({ kind: 'account-change', detail, ...(account && operands.length >= 1 ? { account, of: isGroup ? ('group' as const) : ('passwd' as const), ...(id !== undefined && /^\d+$/.test(id) ? { id } : {}) } : {}), ...(shell?.startsWith('/') ? { shell } : {}) });
   }
   if (name === 'passwd' && (operands.includes('root') || args.includes('-d'))) E.privilege.push({ kind: 'root-password', detail });
   if (name === 'chpasswd' && c.stdin?.text && /^root:/m.test(c.stdin.text)) E.privilege.push({ kind: 'root-password', detail: 'chpasswd sets the root password' });
