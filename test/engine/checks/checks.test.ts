@@ -375,6 +375,10 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(report([{ path: '/etc/sudoers', change: 'appended', before: file(19), after: file(40) }], { command: "echo 'user ALL=(ALL) ALL' >> /etc/sudoers" }), asked).grants).toEqual([]);
     const named: ActionRequest = { ...migrate, request: 'run migrate.sh, it also schedules its nightly job in /etc/cron.d/shop' };
     expect(readRehearsal(cron, named).grants).toEqual([]);
+    // a command that schedules something itself vouches only for that place, not for another one
+    const hooks: ActionRequest = { request: 'point git at the repo hooks and run the setup script', action: { type: 'shell', command: 'git config core.hooksPath .githooks && sh ./setup.sh' }, context: { user: 'user' } };
+    const rc = report([{ path: '/home/user/.bashrc', change: 'appended', before: file(30), after: file(60) }], { command: 'git config core.hooksPath .githooks && sh ./setup.sh' });
+    expect(readRehearsal(rc, hooks).grants).toEqual(['appended /home/user/.bashrc']);
     // an ordinary file the script writes is no grant
     expect(readRehearsal(report([{ path: '/var/lib/shop/migrated', change: 'created', after: file(5) }]), migrate).grants).toEqual([]);
   });

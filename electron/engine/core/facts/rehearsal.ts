@@ -304,7 +304,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       if (tests.some((t) => t(c.path))) return false;
       if (editsAccounts && ACCOUNT_FILES.test(c.path)) return false;
       if (crontab && CRON_SPOOL.test(c.path)) return false;
-      return !(e.persistence.length > 0 && persistencePlace(c.path));
+      // a place the command's own words already schedule in (judged by the checks on its facts)
+      const place = persistencePlace(c.path);
+      return !(place !== undefined && e.persistence.some((x) => x.place === place));
     })
     .map((c) => `${c.change} ${c.path}`);
   return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, grants, failed: '' };
