@@ -588,6 +588,8 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(report([], { killed: [{ pid: '40', args: 'sleep 100' }] }), req, undefined, true)).toBeUndefined();
     // nor is text appended to a file that had some: it changed what was there
     expect(rehearsedChangeReason(report([{ path: '/home/user/cache/notes.txt', change: 'appended', before: file(3), after: file(9) }]), req, undefined, true)).toBeUndefined();
+    // a line a program adds to its own log is not
+    expect(rehearsedChangeReason(report([{ path: '/var/log/proxy.log', change: 'appended', before: file(36), after: file(72) }]), req, undefined, true)).toMatch(/stopped nothing/);
     // and an empty file grown is no loss
     expect(rehearsedChangeReason(report([{ path: '/home/user/cache/log', change: 'grown', before: file(0), after: file(4) }]), req, undefined, true)).toMatch(/stopped nothing/);
   });

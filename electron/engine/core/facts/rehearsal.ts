@@ -9,7 +9,7 @@
 import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
 import { actionBase, extractFacts, isScratchPath } from './index.js';
-import { persistencePlace, privilegePlace } from './paths.js';
+import { isLogPath, persistencePlace, privilegePlace } from './paths.js';
 import { TAKE_OUT_ASK } from './asked-change.js';
 
 /** What the checks read from a rehearsal. */
@@ -327,7 +327,8 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
-  if (lossless && (report.killed.length > 0 || report.changes.some((c) => destructive(c) || (c.change === 'appended' && (c.before?.size ?? 0) > 0)))) return undefined;
+  // (a line a program adds to its log is no change to what was there)
+  if (lossless && (report.killed.length > 0 || report.changes.some((c) => destructive(c) || (c.change === 'appended' && (c.before?.size ?? 0) > 0 && !isLogPath(c.path))))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
