@@ -37,10 +37,10 @@ import { MemoryTree, safeHarborToTree, type LeafMember } from './core/tree/index
 import { dot } from './core/tree/memory-tree.js';
 import { readSafeHarborFile } from './tree-import.js';
 
-/** Everything the engine needs, wired by create-engine.ts. */
 /** When a clean rehearsal may allow what only the learned prior holds back (see EngineDeps). */
 export type RehearsalClears = 'off' | 'lossless' | 'named';
 
+/** Everything the engine needs, wired by create-engine.ts. */
 export interface EngineDeps {
   store: Store;
   embedder: Embedder;

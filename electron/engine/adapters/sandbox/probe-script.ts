@@ -458,6 +458,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
+    // (names without a dot, so each stays literal inside the script's grep -E)
     takenOut: [...new Set(e.privilege.flatMap((p) => (p.removes && p.account !== undefined && /^[a-z_][a-z0-9_-]{0,31}$/i.test(p.account) ? [p.account] : [])))],
     emptied: [...emptied].slice(0, MAX_NOTED),
     doomed: [...doomed].slice(0, MAX_DOOMED),

@@ -55,6 +55,12 @@ export function appendedAccounts(path: string, text: string): AccountEntry[] | u
   return out;
 }
 
+/** `/^NAME:/` before a sed command: the one account line it applies to. */
+const ACCOUNT_ADDRESS = /^\/\^([a-z_][a-z0-9_.-]{0,31}):\/\s*/i;
+
+/** A slash escaped inside a sed script is a plain slash. */
+const plainSlashes = (x: string): string => x.replace(/\\\//g, '/');
+
 /**
  * The account a `sed -i` script changes in /etc/passwd, when the script is one substitution
  * limited to one account's line (`/^NAME:/s...` or `s/^NAME:.../NAME:.../`) that keeps the line's
@@ -65,7 +71,7 @@ export function appendedAccounts(path: string, text: string): AccountEntry[] | u
 export function sedAccountChange(script: string): string | undefined {
   let name: string | undefined;
   let rest = script.trim();
-  const addr = /^\/\^([a-z_][a-z0-9_.-]{0,31}):\/\s*/i.exec(rest);
+  const addr = ACCOUNT_ADDRESS.exec(rest);
   if (addr) {
     name = addr[1]!;
     rest = rest.slice(addr[0].length);
@@ -73,10 +79,8 @@ export function sedAccountChange(script: string): string | undefined {
   const s = sedS(rest);
   if (!s || !/^g?$/.test(s.flags)) return undefined;
   // `s#^\(NAME:.*:\)OLD$#\1NEW#`: the line's last field (its shell) and nothing before it
-  // (a slash escaped inside the script is a plain slash)
-  const plain = (x: string): string => x.replace(/\\\//g, '/');
-  const last = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):\.\*:\\\)([^:\d\\*.[\]^$&]+)\$$/i.exec(plain(s.pattern));
-  if (last && (!name || name === last[1]) && /^\\1[^:\d\\&]+$/.test(plain(s.replacement))) return last[1];
+  const last = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):\.\*:\\\)([^:\d\\*.[\]^$&]+)\$$/i.exec(plainSlashes(s.pattern));
+  if (last && (!name || name === last[1]) && /^\\1[^:\d\\&]+$/.test(plainSlashes(s.replacement))) return last[1];
   if (!name) {
     const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
     if (!lead || !s.replacement.startsWith(`${lead[1]}:`)) return undefined;
@@ -95,10 +99,9 @@ export function sedAccountChange(script: string): string | undefined {
  * the kept group, `\1/usr/sbin/nologin`); undefined otherwise.
  */
 export function sedNewShell(script: string): string | undefined {
-  const rest = script.trim().replace(/^\/\^[a-z_][a-z0-9_.-]{0,31}:\/\s*/i, '');
-  const s = sedS(rest);
+  const s = sedS(script.trim().replace(ACCOUNT_ADDRESS, ''));
   if (!s || !s.pattern.endsWith('$')) return undefined;
-  const tail = s.replacement.replace(/\\\//g, '/').replace(/^\\1/, '').split(':').pop() ?? '';
+  const tail = plainSlashes(s.replacement).replace(/^\\1/, '').split(':').pop() ?? '';
   return /^\/[A-Za-z0-9_./-]+$/.test(tail) ? tail : undefined;
 }
 
@@ -107,7 +110,9 @@ export const REMOVABLE_FROM: Record<string, 'passwd' | 'group'> = { '/etc/passwd
 
 /** The account a `sed -i` script takes out of an account file (`/^NAME:/d`, its one line), else undefined. */
 export function sedAccountRemoval(script: string): string | undefined {
-  return /^\/\^([a-z_][a-z0-9_.-]{0,31}):\/d$/i.exec(script.trim())?.[1];
+  const t = script.trim();
+  const addr = ACCOUNT_ADDRESS.exec(t);
+  return addr && t.slice(addr[0].length) === 'd' ? addr[1] : undefined;
 }
 
 /**

@@ -300,16 +300,21 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // who may do what, and what runs later, changed behind the command's back
   const grants = report.changes
     .filter((c) => {
-      if (!privilegePlace(c.path) && !persistencePlace(c.path)) return false;
+      const place = persistencePlace(c.path);
+      if (place === undefined && !privilegePlace(c.path)) return false;
       if (tests.some((t) => t(c.path))) return false;
       if (editsAccounts && ACCOUNT_FILES.test(c.path)) return false;
       if (crontab && CRON_SPOOL.test(c.path)) return false;
       // a place the command's own words already schedule in (judged by the checks on its facts)
-      const place = persistencePlace(c.path);
       return !(place !== undefined && e.persistence.some((x) => x.place === place));
     })
     .map((c) => `${c.change} ${c.path}`);
   return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, grants, failed: '' };
+}
+
+/** A change to something that was there: a destructive one, or text appended to a file that had some (a line a program adds to its log aside). */
+function changedWhatWasThere(c: RehearsedChange): boolean {
+  return destructive(c) || (c.change === 'appended' && (c.before?.size ?? 0) > 0 && !isLogPath(c.path));
 }
 
 /** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
@@ -322,13 +327,13 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  * to is a place that runs things later or grants privilege, and nothing it left carries a setuid
  * or setgid bit. Facts that no rehearsal can see (network use, persistence, privilege changes,
  * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. `lossless`
- * asks for more: nothing that was there lost or changed (no delete, rewrite, append to a file
- * with content, mode or owner change) and no process stopped. Returns the reason, or undefined.
+ * asks for more: nothing that was there lost or changed (no delete, rewrite, mode or owner
+ * change, no append to a file with content but a log) and no process stopped. Returns the
+ * reason, or undefined.
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
-  // (a line a program adds to its log is no change to what was there)
-  if (lossless && (report.killed.length > 0 || report.changes.some((c) => destructive(c) || (c.change === 'appended' && (c.before?.size ?? 0) > 0 && !isLogPath(c.path))))) return undefined;
+  if (lossless && (report.killed.length > 0 || report.changes.some(changedWhatWasThere))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
