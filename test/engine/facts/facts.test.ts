@@ -342,6 +342,22 @@ describe('shell effects', () => {
     expect(facts('userdel -r bob').effects.privilege).toEqual([{ kind: 'account-change', detail: 'userdel -r bob' }]);
   });
 
+  it("reads a sed that appends names to one group's line as adding those members to that group", () => {
+    const audio = facts("sed -i '/^audio:/ s/$/,user/' /etc/group", 'put user in the audio group', { user: 'root' });
+    expect(audio.effects.privilege).toEqual([{ kind: 'account-change', detail: 'adds user to group audio in /etc/group', account: 'audio', of: 'group' }]);
+    expect(audio.effects.writes[0]).toMatchObject({ path: '/etc/group', accounts: ['audio', 'user'] });
+    // the literal line repeated with a name added; an empty member list takes no comma
+    expect(facts("sed -i 's/^video:x:44:$/video:x:44:alice/' /etc/group").effects.privilege).toEqual([expect.objectContaining({ account: 'video', of: 'group' })]);
+    expect(facts("sed -i 's/^video:x:44:bob$/video:x:44:bob,alice/' /etc/group").effects.writes[0]?.accounts).toEqual(['video', 'alice']);
+    expect(facts("sed -i 's/^\\(plugdev:.*\\)$/\\1,alice/' /etc/group").effects.writes[0]?.accounts).toEqual(['plugdev', 'alice']);
+    // a group holding administrative power is a privilege grant
+    expect(kinds(facts("sed -i 's/^docker:x:999:$/docker:x:999:user/' /etc/group").effects.privilege)).toEqual(['admin-group']);
+    // what could change more than the member list stays a plain edit of the group file
+    expect(kinds(facts("sed -i 's/^video:x:44:$/video:x:0:alice/' /etc/group").effects.privilege)).toEqual(['edits-group']);
+    expect(kinds(facts("sed -i 's/$/,alice/' /etc/group").effects.privilege)).toEqual(['edits-group']);
+    expect(kinds(facts("sed -i '/^video:/ s/$/,alice/g;s/x/y/' /etc/group").effects.privilege)).toEqual(['edits-group']);
+  });
+
   it('records the login shell an account change sets', () => {
     expect(facts("sed -i 's#^\\(intern:.*:\\)/bin/sh$#\\1/usr/sbin/nologin#' /etc/passwd").effects.privilege).toEqual([expect.objectContaining({ account: 'intern', shell: '/usr/sbin/nologin' })]);
     expect(facts("sed -i '/^user:/s#/bin/sh$#/bin/zsh#' /etc/passwd").effects.privilege).toEqual([expect.objectContaining({ account: 'user', shell: '/bin/zsh' })]);

@@ -126,6 +126,48 @@ export function sedShadowLock(script: string): string | undefined {
   return m[1];
 }
 
+/** Names appended to a group line's member list: `user`, `,user`, `,alice,bob`. */
+const MEMBERS_ADDED = /^,?([a-z_][a-z0-9_.-]{0,31}(,[a-z_][a-z0-9_.-]{0,31})*)$/i;
+
+/**
+ * The group a `sed -i` script on /etc/group adds members to, and the names it adds, when the
+ * script is one substitution on one group's line that only appends to the line's end:
+ * `/^docker:/s/$/,user/`, `s/^audio:x:29:$/audio:x:29:user/` (the replacement repeats the
+ * literal line and adds names), or `s/^\(audio:.*\)$/\1,user/`. Undefined otherwise, and then
+ * the edit stays a plain edit of the group file.
+ */
+export function sedGroupAdd(script: string): { group: string; members: string[] } | undefined {
+  let rest = script.trim();
+  const addr = ACCOUNT_ADDRESS.exec(rest);
+  if (addr) rest = rest.slice(addr[0].length);
+  const s = sedS(rest);
+  if (!s || s.flags !== '') return undefined;
+  const pattern = plainSlashes(s.pattern);
+  const replacement = plainSlashes(s.replacement);
+  const added = (tail: string): string[] | undefined => MEMBERS_ADDED.exec(tail)?.[1]!.split(',');
+  // after an address, the end of that line
+  if (addr && pattern === '$') {
+    const members = added(replacement);
+    return members ? { group: addr[1]!, members } : undefined;
+  }
+  // the whole line kept in a group, names added after it
+  const kept = /^\^\\?\(([a-z_][a-z0-9_.-]{0,31}):\.\*\\?\)\$$/i.exec(pattern);
+  if (kept && (!addr || addr[1] === kept[1]) && replacement.startsWith('\\1')) {
+    const members = added(replacement.slice(2));
+    return members ? { group: kept[1]!, members } : undefined;
+  }
+  // the literal line, repeated with names added
+  const line = /^\^(([a-z_][a-z0-9_.-]{0,31}):[A-Za-z0-9_.,:!-]*)\$$/i.exec(pattern);
+  if (line && (!addr || addr[1] === line[2]) && replacement.startsWith(line[1]!)) {
+    const tail = replacement.slice(line[1]!.length);
+    const members = added(tail);
+    // a member list that already has names needs the comma; an empty one (line ends in ':') does not
+    if (!members || (line[1]!.endsWith(':') ? tail.startsWith(',') : !tail.startsWith(','))) return undefined;
+    return { group: line[2]!, members };
+  }
+  return undefined;
+}
+
 /** Groups whose members hold administrative power. */
 export const ADMIN_GROUP = /^(sudo|wheel|root|admin|adm|docker|disk|shadow|lxd|libvirt|kvm)$/;
 

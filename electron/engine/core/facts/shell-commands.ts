@@ -11,7 +11,7 @@ import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
-import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedNewShell, sedShadowLock } from './accounts.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedNewShell, sedShadowLock } from './accounts.js';
 import { sedArgs } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
@@ -426,6 +426,8 @@ export function runCommand(c: Call): Feed {
       const locked = inPlace && script !== undefined ? sedShadowLock(script) : undefined;
       // or takes one account's (or group's) line out, as userdel does
       const removed = inPlace && script !== undefined ? sedAccountRemoval(script) : undefined;
+      // or adds members to one group's line, as `addgroup USER GROUP` does
+      const joined = inPlace && script !== undefined ? sedGroupAdd(script) : undefined;
       for (const file of files) {
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
           (inPlace ? E.writes : E.reads).push(e);
@@ -439,6 +441,13 @@ export function runCommand(c: Call): Feed {
           if (removed && from && !e.dynamic && !e.glob) {
             e.accounts = [removed];
             E.privilege.push({ kind: 'account-change', detail: `removes ${from === 'group' ? 'group' : 'account'} ${removed} from ${e.path}`, account: removed, of: from, removes: true });
+          }
+          if (joined && ACCOUNT_FILES[e.path] === 'group' && !e.dynamic && !e.glob) {
+            const { group, members } = joined;
+            e.accounts = [group, ...members];
+            // joining a group that holds administrative power is a privilege grant, as with addgroup
+            if (ADMIN_GROUP.test(group)) E.privilege.push({ kind: 'admin-group', detail: group });
+            else E.privilege.push({ kind: 'account-change', detail: `adds ${members.join(', ')} to group ${group} in ${e.path}`, account: group, of: 'group' });
           }
           if (locked && e.path === '/etc/shadow' && !e.dynamic && !e.glob) {
             e.accounts = [locked];
