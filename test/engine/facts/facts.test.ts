@@ -397,6 +397,16 @@ describe('shell effects', () => {
     expect(kinds(unit.effects.execution)).toContain('reverse-shell');
   });
 
+  it("reads installing a crontab as replacing the acting account's table, unless the table it installs was read from it", () => {
+    const table = (cmd: string, user = 'user'): unknown => facts(cmd, 'x', { user }).effects.writes.map((w) => ({ path: w.path, by: w.by, system: w.system }));
+    expect(table('crontab ~/jobs.cron')).toEqual([{ path: '/var/spool/cron/crontabs/user', by: 'crontab', system: false }]);
+    expect(table("echo '0 3 * * * /bin/job' | crontab -", 'root')).toEqual([{ path: '/var/spool/cron/crontabs/root', by: 'crontab', system: false }]);
+    expect(table('crontab -u bob /tmp/bob.cron', 'root')).toEqual([{ path: '/var/spool/cron/crontabs/bob', by: 'crontab', system: false }]);
+    // the jobs already there go back in with the new one; listing or removing is no install
+    expect(table("(crontab -l; echo '0 3 * * * /bin/job') | crontab -")).toEqual([]);
+    expect(table('crontab -l')).toEqual([]);
+  });
+
   it('recognises resource exhaustion', () => {
     expect(kinds(facts(':(){ :|:& };:').effects.exhaustion)).toEqual(['fork-bomb']);
     expect(kinds(facts('bomb(){ bomb | bomb & }; bomb').effects.exhaustion)).toEqual(['fork-bomb']);

@@ -353,8 +353,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const p of e.privilege) if (p.shell?.startsWith('/')) addPath(p.shell);
   for (const w of e.writes) {
     if (w.dynamic || w.path.includes('\0') || w.path.length > MAX_PATH_LENGTH) continue;
-    // dd's of= and tee (not appending) replace a file's content as `>` does
-    if ((w.by === 'dd of=' || w.by === 'tee') && !GLOB.test(w.path) && !w.path.startsWith('/dev/') && !w.path.startsWith('/proc/') && addPath(w.path)) {
+    // dd's of= and tee (not appending) replace a file's content as `>` does; so does installing a crontab
+    if ((w.by === 'dd of=' || w.by === 'tee' || w.by === 'crontab') && !GLOB.test(w.path) && !w.path.startsWith('/dev/') && !w.path.startsWith('/proc/') && addPath(w.path)) {
       destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'dest' });
     }
     if ((w.by === 'dos2unix' || w.by === 'unix2dos' || w.by === 'sed -i') && !w.recursive) texts.add(w.path);

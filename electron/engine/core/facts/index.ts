@@ -86,7 +86,7 @@ export function extractFacts(req: ActionRequest): Facts {
   const effects = emptyEffects();
   const flags = new Set<string>();
   const facts: Facts = { kind: req.action.type, commands: [], effects, flags: [], requestPaths: scope.paths, paraphrase: '', commandForm: '' };
-  const sink: ShellSink = { cwd: base.cwd, home: base.home, scope, effects, flags, commands: facts.commands, forms: [] };
+  const sink: ShellSink = { cwd: base.cwd, home: base.home, user: base.user, scope, effects, flags, commands: facts.commands, forms: [] };
   const a = req.action;
   try {
     switch (a.type) {

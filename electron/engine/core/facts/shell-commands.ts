@@ -974,7 +974,7 @@ export function persistedText(an: Analysis, path: string, text: string | undefin
 function crontabCommand(c: Call): void {
   const { an, args } = c;
   const E = an.effects;
-  const { flags, operands } = splitFlags(args, ['-u']);
+  const { flags, operands, values } = splitFlags(args, ['-u']);
   if (flags.has('-l')) return;
   if (flags.has('-r')) {
     for (const e of pathEffects(an, c.scope, '/var/spool/cron/crontabs', 'crontab -r', undefined, { recursive: true })) E.deletes.push(e);
@@ -982,6 +982,14 @@ function crontabCommand(c: Call): void {
   }
   E.persistence.push({ place: 'crontab', by: 'crontab' });
   const file = operands[0];
+  // installing a table replaces the account's whole table: unless what it installs was read from
+  // that table (`(crontab -l; echo JOB) | crontab -`), the jobs already there are gone
+  const keeps = an.commands.some((k) => k.name === 'crontab' && k.argv.includes('-l'));
+  const owner = values.get('-u') ?? an.user;
+  if (!keeps && /^[a-z_][a-z0-9_.-]{0,31}$/i.test(owner)) {
+    // the table is the account's own, written through the tool made for it: not a system file
+    for (const e of pe(c, `/var/spool/cron/crontabs/${owner}`, 'crontab')) E.writes.push({ ...e, system: false });
+  }
   if (file && file !== '-') {
     for (const e of pe(c, file, 'crontab')) E.reads.push(e);
     return;

@@ -52,6 +52,8 @@ export interface Feed {
 export interface ShellSink {
   cwd: string;
   home: string;
+  /** The account the action runs as. */
+  user: string;
   scope: RequestScope;
   effects: Effects;
   flags: Set<string>;
@@ -584,7 +586,7 @@ function markReverseShellPipeline(an: Analysis, cmd: Extract<Command, { type: 'B
 }
 
 function newAnalysis(sink: ShellSink): Analysis {
-  return { cwd: sink.cwd, home: sink.home, scope: sink.scope, effects: sink.effects, flags: sink.flags, commands: sink.commands, forms: sink.forms, depth: 0, nestedChars: 0, funcs: new Map(), called: new Set(), callStack: [], downloaded: new Set(), tainted: new Set(), written: new Map(), pipeDepth: 0, sep: sink.forms.length ? ' ; ' : '', lastCall: undefined };
+  return { cwd: sink.cwd, home: sink.home, user: sink.user, scope: sink.scope, effects: sink.effects, flags: sink.flags, commands: sink.commands, forms: sink.forms, depth: 0, nestedChars: 0, funcs: new Map(), called: new Set(), callStack: [], downloaded: new Set(), tainted: new Set(), written: new Map(), pipeDepth: 0, sep: sink.forms.length ? ' ; ' : '', lastCall: undefined };
 }
 
 /** Text a tool writes into a start-up or scheduling place is analysed as the code it will run. */
