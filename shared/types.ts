@@ -99,7 +99,12 @@ export interface Effects {
   ownerChanges: PathEffect[];
   /** Outbound network use: host (or the raw target) and the tool. */
   network: { target: string; by: string; sendsData: boolean }[];
-  signals: { target: string; signal: string; by: string }[];
+  /**
+   * Signals sent: the target (a pid, a process name or pattern, `pidfile:PATH`), the signal and the
+   * tool; `match` says how a name reaches processes (pkill -f: the whole command line, a pattern;
+   * pkill: the process name, a pattern; killall, pkill -x: the exact name).
+   */
+  signals: { target: string; signal: string; by: string; match?: 'line' | 'name' | 'exact' }[];
   /** Privilege changes: sudo, su, setuid bits, user/group edits, sudoers. */
   privilege: {
     kind: string;

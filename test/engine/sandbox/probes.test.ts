@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import { createEpisodeProber, findTests, parseProbeOutput, planProbes, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
+import { createEpisodeProber, findTests, parseProbeOutput, planProbes, programOf, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
 import { connectTestEngine } from './engine.js';
 
 const shell = (command: string, request = 'tidy up', context?: ActionRequest['context']): ActionRequest => ({
@@ -203,6 +203,24 @@ describe('sandbox probes', () => {
     const req = shell(`rm -rf ~/old ~/'x (1).jpg' ~/dl/*.part && shred -u /tmp/k && mv ~/a ~/b && find ~/logs -name "*.gz" -delete`, 'tidy up');
     const plan = planProbes(extractFacts(req), req);
     expect(plan.doomed.sort()).toEqual(['/home/user/dl/*.part', '/home/user/old', '/home/user/x (1).jpg', '/tmp/k'].sort());
+  });
+
+  it('lists what pkill and killall reach, and looks for the holder of each pid or lock file rm deletes by name', () => {
+    const req = shell('pkill -f "worker.*" ; killall -9 nginx ; pkill cron ; kill 42 ; rm -f /run/app.pid ~/notes/.lock ~/db/LOCK ~/x.txt /run/*.pid', 'restart it', { user: 'root' });
+    const plan = planProbes(extractFacts(req), req);
+    expect(plan.processes).toEqual([
+      { target: 'worker.*', match: 'line' },
+      { target: 'nginx', match: 'exact' },
+      { target: 'cron', match: 'name' },
+    ]);
+    expect(plan.locks.sort()).toEqual(['/root/db/LOCK', '/root/notes/.lock', '/run/app.pid']);
+  });
+
+  it('names the program a listed process runs: the script an interpreter runs, else the executable', () => {
+    expect(programOf('17 /bin/sh /opt/worker.sh ')).toBe('worker.sh');
+    expect(programOf('18 python3 -u /srv/app/main.py --port 8000')).toBe('main.py');
+    expect(programOf('19 /usr/sbin/nginx -g daemon off;')).toBe('nginx');
+    expect(programOf('20 sleep 5')).toBe('sleep');
   });
 
   it("reads sed -i's expression and the patterns that find it glued to a longer word", () => {

@@ -36,6 +36,8 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const b of plan.blanks) out.push({ probe: 'holds-bytes', target: b, ok: false, error });
   for (const t of plan.texts) out.push({ probe: 'binary', target: t, ok: false, error });
   for (const p of plan.pidfiles) out.push({ probe: 'pidfile', target: p, ok: false, error });
+  for (const x of plan.processes) out.push({ probe: 'processes', target: x.target, ok: false, error });
+  for (const p of plan.locks) out.push({ probe: 'lock-holder', target: p, ok: false, error });
   for (const x of plan.served) out.push({ probe: 'served', target: x.root, ok: false, error });
   for (const a of plan.accounts) out.push({ probe: 'account-id', target: `${a.of}:${a.name}`, ok: false, error });
   for (const x of plan.substitutions) out.push({ probe: 'substitution', target: `s/${x.re}/`, ok: false, error });

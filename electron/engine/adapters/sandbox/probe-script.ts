@@ -98,6 +98,24 @@ export interface Destination {
   kind: 'dest' | 'into';
 }
 
+/** A file a program keeps to say it is running, or to hold others off: app.pid, .lock, LOCK, db.lck. */
+const LOCK_FILE = /(\.(pid|lock|lck)|^\.?(lock|lockfile)|^LOCK)$/i;
+
+/** Interpreters whose first operand is the program they run: `/bin/sh /opt/worker.sh` runs worker.sh. */
+const INTERPRETERS = /^(sh|ash|bash|dash|zsh|ksh|busybox|python[0-9.]*|node|nodejs|perl|ruby|php|java|deno|bun)$/;
+
+/**
+ * The program a listed process (`PID ARGS`) runs: its script's name when an interpreter runs one,
+ * else its executable's name. Two processes of one program are instances of the same thing.
+ */
+export function programOf(proc: string): string {
+  const words = proc.trim().split(/\s+/).slice(1);
+  const base = (w: string) => w.slice(w.lastIndexOf('/') + 1);
+  const exe = base(words[0] ?? '');
+  const script = words.slice(1).find((w) => !w.startsWith('-'));
+  return INTERPRETERS.test(exe) && script !== undefined ? base(script) : exe;
+}
+
 /** What one action needs looked at. */
 export interface ProbePlan {
   paths: string[];
@@ -152,6 +170,17 @@ export interface ProbePlan {
   blanks: string[];
   /** Pid files whose process a kill signals (kill $(cat /run/app.pid)): their text is read. */
   pidfiles: string[];
+  /**
+   * Names and patterns a pkill or killall signals, with how they reach processes (the whole
+   * command line, the process name as a pattern, the exact name): the running processes they
+   * match are listed (not the probe's own shell).
+   */
+  processes: { target: string; match: 'line' | 'name' | 'exact' }[];
+  /**
+   * Pid and lock files the action deletes by name: the running process that holds each (its pid
+   * written in the file, or the file open in it), if any.
+   */
+  locks: string[];
   /**
    * Accounts and groups the action adds with a given id: the account file is read for who already
    * holds that id, and whether the name is already taken.
@@ -466,6 +495,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
     pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
+    processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
+    locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
     served: e.reads
@@ -591,6 +622,43 @@ sv() {
 }
 pf() {
   if [ -f "$2" ] && [ -r "$2" ]; then r "$1" pid "$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')"; fi
+  r "$1" done 1
+}
+# the running processes a pkill / killall would reach: $2 line (pkill -f), name (pkill), exact
+# (killall); never this probe's own shell, whose command line holds the pattern
+pm() {
+  for d in /proc/[0-9]*; do
+    p=${'$'}{d#/proc/}
+    [ "$p" = "$$" ] && continue
+    a=$(tr '\000' ' ' < "$d/cmdline" 2>/dev/null)
+    [ -n "$a" ] || continue
+    n=$(cat "$d/comm" 2>/dev/null)
+    case "$2" in
+      line) printf '%s\n' "$a" | grep -qE -- "$3" || continue ;;
+      name) printf '%s\n' "$n" | grep -qE -- "$3" || continue ;;
+      *) [ "$n" = "$3" ] || continue ;;
+    esac
+    r "$1" proc "$p $a"
+  done
+  r "$1" done 1
+}
+# the running process that holds a pid or lock file: the pid written in it, or a process with it open
+lk() {
+  if [ -f "$2" ] && [ ! -L "$2" ]; then
+    p=$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')
+    case "$p" in ''|*[!0-9]*) p= ;; esac
+    if [ -n "$p" ] && [ "$p" != 1 ] && [ "$p" != "$$" ] && [ -d "/proc/$p" ]; then
+      r "$1" holder "$p $(tr '\000' ' ' < "/proc/$p/cmdline" 2>/dev/null)"
+    else
+      for f in /proc/[0-9]*/fd/*; do
+        [ "$(readlink "$f" 2>/dev/null)" = "$2" ] || continue
+        q=${'$'}{f#/proc/}; q=${'$'}{q%%/*}
+        [ "$q" = "$$" ] && continue
+        r "$1" holder "$q $(tr '\000' ' ' < "/proc/$q/cmdline" 2>/dev/null)"
+        break
+      done
+    fi
+  fi
   r "$1" done 1
 }
 nz() {
@@ -731,6 +799,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
+    plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
+    plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
@@ -964,6 +1034,13 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('substitution', `s/${x.re}/`, `w${i}`, 'the files could not be searched', (rec) => ({ file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
+  plan.processes.forEach((x, i) =>
+    answer('processes', x.target, `k${i}`, 'the running processes could not be listed', (rec) => {
+      const matches = rec.get('proc') ?? [];
+      return { matches, programs: [...new Set(matches.map(programOf))] };
+    }),
+  );
+  plan.locks.forEach((p, i) => answer('lock-holder', p, `l${i}`, 'the file could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
   plan.served.forEach((x, i) =>
     answer('served', x.root, `v${i}`, 'the folder the server would serve could not be looked through', (rec) => {
       const files = rec.get('file') ?? [];

@@ -59,6 +59,13 @@ export interface ProbesEnv {
   /** What each pid file a kill reads holds (its text, blanks removed; absent when it could not be read). */
   pidfiles: Record<string, string>;
   /**
+   * The running processes each name or pattern a pkill or killall signals reaches (`PID ARGS`),
+   * and the programs they run (a script's name when an interpreter runs one).
+   */
+  processes: Record<string, { matches: string[]; programs: string[] }>;
+  /** Pid and lock files the action deletes that a running process still holds, with that process (`PID ARGS`). */
+  lockHolders: Record<string, string>;
+  /**
    * Accounts and groups the action adds with an id that the live account files show as already
    * held by another name (`holder`), or whose name is already there (`exists`); keyed `passwd:NAME`
    * or `group:NAME`. `accountIds` lists every one the environment answered for.
@@ -104,7 +111,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) continue;
     env.available = true;
@@ -139,6 +146,10 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
+    else if (r.probe === 'processes' && v && typeof v === 'object' && !Array.isArray(v)) {
+      const x = v as { matches?: unknown; programs?: unknown };
+      env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [] };
+    } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
     else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.accountIds.push(r.target);
       const holder = String(v['holder'] ?? '');

@@ -837,11 +837,17 @@ function signalCommand(c: Call): void {
   let sig = 'TERM';
   const targets: string[] = [];
   let user: string | undefined;
+  let line = false;
+  let exact = name === 'killall';
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
       targets.push(...args.slice(i + 1));
       break;
+    }
+    if (name === 'pkill' && /^-[a-zA-Z]+$/.test(a)) {
+      if (a.includes('f')) line = true;
+      if (a.includes('x')) exact = true;
     }
     if (a === '-s' || a === '-n' || a === '--signal') sig = args[++i] ?? sig;
     else if (a === '-u' || a === '--user' || a === '-U' || a === '--euid' || a === '--uid') user = args[++i];
@@ -856,8 +862,10 @@ function signalCommand(c: Call): void {
   if (name === 'killall5') targets.push('-1');
   // a pattern that matches every command line is every process
   if (name !== 'kill') for (let i = 0; i < targets.length; i++) if (/^(\.|\.\*|\.\+|\^|\$|\^\.\*\$?|\.\*\$)$/.test(targets[i]!)) targets[i] = '-1';
+  // how a name reaches processes, for the probe that lists what it matches
+  const match = name === 'pkill' || name === 'killall' ? (exact && !line ? 'exact' : line ? 'line' : 'name') : undefined;
   for (const t of targets) {
-    E.signals.push({ target: t.slice(0, 200), signal: sig, by: name });
+    E.signals.push({ target: t.slice(0, 200), signal: sig, by: name, ...(match && t !== '-1' ? { match } : {}) });
     if (SECURITY_SERVICES.test(t)) an.flags.add('disable-security');
     if (CRITICAL_PROCESSES.test(t)) an.flags.add('kills-critical-process');
   }
