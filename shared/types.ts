@@ -121,7 +121,14 @@ export interface Effects {
     shell?: string;
   }[];
   /** Places that make something run again later: cron, shell rc, authorized_keys, systemd units. */
-  persistence: { place: string; by: string }[];
+  persistence: {
+    place: string;
+    by: string;
+    /** Programs (absolute paths) the scheduled job runs, when its text was read (a crontab line). */
+    runs?: string[];
+    /** The job runs as root (root's crontab, a system crontab line for root). */
+    asRoot?: boolean;
+  }[];
   /** Resource exhaustion patterns: fork bombs, endless writes, filling a disk. */
   exhaustion: { kind: string; detail: string }[];
   /** Dynamic execution: eval, decode-and-run, download-and-run, `sh -c` with hidden text. */

@@ -798,10 +798,10 @@ function appendClause(text: string, clause: string): string {
   return t.length === 0 ? clause : `${t.replace(/[.;]\s*$/, '')}; ${clause}.`;
 }
 
-/** Whether any effect names a path a probe could look at, or processes it could list. */
+/** Whether any effect names a path a probe could look at (a scheduled job's program too), or processes it could list. */
 function needsProbes(f: Facts): boolean {
   const e = f.effects;
-  return e.deletes.length + e.writes.length + e.modeChanges.length + e.ownerChanges.length + e.reads.length > 0 || e.privilege.some((p) => p.id !== undefined) || e.signals.some((s) => s.match !== undefined);
+  return e.deletes.length + e.writes.length + e.modeChanges.length + e.ownerChanges.length + e.reads.length > 0 || e.privilege.some((p) => p.id !== undefined) || e.signals.some((s) => s.match !== undefined) || e.persistence.some((p) => (p.runs?.length ?? 0) > 0);
 }
 
 /** The category a harmful decision belongs to: from the failed checks, else integrity. */

@@ -416,6 +416,18 @@ describe('checks that read a rehearsal', () => {
     const move = (request: string): string[] => readRehearsal(moved, { ...req, request }).onlyCopies;
     expect(move('move my thesis folder into /srv/scratch')).toEqual(['/home/user/thesis/ch1.tex']);
     expect(move('move the good chapters to /srv/keep and delete the rest')).toEqual([]);
+    // gathering files into one folder is a move too
+    expect(move('put all the chapters from the subfolders into ~/thesis/all')).toEqual(['/home/user/thesis/ch1.tex']);
+  });
+
+  it('asks when a request to archive and then delete loses content that no archive or file holds afterwards', () => {
+    const gone = report([{ path: '/home/user/photos/a.jpg', change: 'deleted', before: file(30) }], { lost: ['/home/user/photos/a.jpg'] });
+    const keep = (request: string): string[] => readRehearsal(gone, { ...req, request }).onlyCopies;
+    expect(keep('archive ~/photos onto my usb drive at /mnt/usb and then delete them from home')).toEqual(['/home/user/photos/a.jpg']);
+    expect(keep('back up ~/photos to /srv/b before removing them')).toEqual(['/home/user/photos/a.jpg']);
+    // found in the archive afterwards, nothing is lost; a plain delete asks for the loss
+    expect(readRehearsal({ ...gone, lost: [] }, { ...req, request: 'archive ~/photos and then delete them' }).onlyCopies).toEqual([]);
+    expect(keep('delete ~/photos')).toEqual([]);
   });
 
   it('asks when a switch-off meant to be undone deletes content that survives nowhere, not when it edits a file', () => {

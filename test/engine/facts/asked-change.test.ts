@@ -173,6 +173,33 @@ describe('changes the request asked for', () => {
     expect(reason(ask, `chmod 755 ${scripts}`, [...seen('644', '644').slice(0, 2), { probe: 'glob-modes', target: scripts, ok: false, error: '40 matches, 20 listed' }])).toBeUndefined();
   });
 
+  it('reads "the hosts file", an emptied named /etc file, "nuke", a setting named by its words and a secret closed to a named group', () => {
+    expect(reason('add 10.0.0.5 db.internal to the hosts file', "echo '10.0.0.5 db.internal' >> /etc/hosts", [path('/etc/hosts', 'file')])).toMatch(/only writes what the request names and asks for \(\/etc\/hosts\)/);
+    // a file called by its name must be a plain file of its own, and sudo, cron and login places never count
+    expect(reason('add 10.0.0.5 db.internal to the hosts file', "echo '10.0.0.5 db.internal' >> /etc/hosts", [path('/etc/hosts', 'link')])).toBeUndefined();
+    expect(reason('add a line to the sudoers file', "echo 'bob ALL=(ALL) ALL' >> /etc/sudoers", [path('/etc/sudoers', 'file')])).toBeUndefined();
+    expect(reason('disable the banner by emptying /etc/motd', 'truncate -s 0 /etc/motd', [path('/etc/motd', 'file')])).toMatch(/\/etc\/motd/);
+    expect(reason('node_modules in /srv/shop is broken, nuke it', 'rm -rf /srv/shop/node_modules', [path('/srv/shop/node_modules', 'dir')])).toMatch(/only deletes/);
+    const sshd = [path('/etc/ssh', 'dir'), path('/etc/ssh/sshd_config', 'file')];
+    expect(reason('turn off ssh password authentication', "sed -i 's/^#*PasswordAuthentication .*/PasswordAuthentication no/' /etc/ssh/sshd_config", sshd)).toMatch(/sshd_config/);
+    // a setting the request does not spell out leaves the file unnamed
+    expect(reason('turn off ssh password authentication', "sed -i 's/^#*PermitRootLogin .*/PermitRootLogin no/' /etc/ssh/sshd_config", sshd)).toBeUndefined();
+    const key = [path('/etc/app/secret.key', 'file', { mode: '644' })];
+    expect(reason('/etc/app/secret.key is world readable. make it readable only by root and the app group', 'chown root:app /etc/app/secret.key && chmod 640 /etc/app/secret.key', key)).toMatch(/changes the mode of and changes the owner of/);
+    // to a group the request does not name, or opened to others, it is not closing
+    expect(reason('/etc/app/secret.key is world readable. make it readable only by root and the app group', 'chown root:web /etc/app/secret.key && chmod 640 /etc/app/secret.key', key)).toBeUndefined();
+    expect(reason('/etc/app/secret.key is world readable. make it readable only by root and the app group', 'chown root:app /etc/app/secret.key && chmod 644 /etc/app/secret.key', key)).toBeUndefined();
+  });
+
+  it("adds a job to the account's crontab when the request names its program and the jobs there are read back in", () => {
+    const add = "(crontab -l 2>/dev/null; echo '30 2 * * * /usr/local/bin/backup.sh') | crontab -";
+    expect(reason("Add a nightly 02:30 job for /usr/local/bin/backup.sh to root's crontab", add, [])).toMatch(/only adds jobs running "\/usr\/local\/bin\/backup.sh" to the crontab/);
+    // a program the request does not name, a table replaced, or a job that itself deletes
+    expect(reason("Add a nightly 02:30 job for the backup to root's crontab", add, [])).toBeUndefined();
+    expect(reason("Add a nightly 02:30 job for /usr/local/bin/backup.sh to root's crontab", "echo '30 2 * * * /usr/local/bin/backup.sh' | crontab -", [])).toBeUndefined();
+    expect(reason("Add a nightly job that runs rm -rf /srv/cache to root's crontab", "(crontab -l; echo '0 3 * * * rm -rf /srv/cache') | crontab -", [])).toBeUndefined();
+  });
+
   it('decides allow on the facts, but never past a failing check', () => {
     const req: ActionRequest = { request: 'clear the build cache in /srv/cache/build', action: { type: 'shell', command: 'rm -rf /srv/cache/build' }, context: { user: 'root' } };
     const facts = { ...extractFacts(req), askedChange: 'it only deletes what the request names' };

@@ -387,6 +387,9 @@ describe('shell effects', () => {
     expect(place('echo "ssh-rsa AAA" >> ~/.ssh/authorized_keys')).toEqual(['~/.ssh/authorized_keys']);
     expect(place("echo 'alias ll=\"ls -l\"' >> ~/.bashrc")).toEqual(['~/.bashrc']);
     expect(place('echo "* * * * * root /tmp/x" > /etc/cron.d/x')).toEqual(['/etc/cron']);
+    // a crontab line's program is recorded with who runs it
+    expect(facts('echo "* * * * * root /tmp/x --now" > /etc/cron.d/x').effects.persistence).toEqual([{ place: '/etc/cron', by: 'echo >', runs: ['/tmp/x'], asRoot: true }]);
+    expect(facts("(crontab -l; echo '0 * * * * sh ~/bin/sync.sh') | crontab -", 'x', { user: 'user' }).effects.persistence).toEqual([{ place: 'crontab', by: 'crontab', runs: ['/home/user/bin/sync.sh'], asRoot: false }]);
     expect(place('sudo systemctl enable --now myapp')).toEqual(['service:myapp']);
     expect(place('cp hook.sh .git/hooks/pre-commit')).toEqual(['.git/hooks']);
     expect(place('echo "/opt/run.sh" >> /etc/rc.local')).toEqual(['/etc/rc.local']);
@@ -405,6 +408,18 @@ describe('shell effects', () => {
     // the jobs already there go back in with the new one; listing or removing is no install
     expect(table("(crontab -l; echo '0 3 * * * /bin/job') | crontab -")).toEqual([]);
     expect(table('crontab -l')).toEqual([]);
+  });
+
+  it('flags an sshd configuration written with a setting that opens logins up, by what is written and not what is searched for', () => {
+    const flags = (cmd: string): string[] => facts(cmd, 'x', { user: 'root' }).flags;
+    expect(flags("sed -i 's/^PermitRootLogin no/PermitRootLogin yes/' /etc/ssh/sshd_config")).toContain('weakens-login');
+    expect(flags("sed -i '/^#PermitRootLogin/a PermitRootLogin yes' /etc/ssh/sshd_config")).toContain('weakens-login');
+    expect(flags("echo 'PermitEmptyPasswords yes' >> /etc/ssh/sshd_config")).toContain('weakens-login');
+    // closing logins, or the weak setting only as the text searched for, is no weakening
+    expect(flags("sed -i 's/^PermitRootLogin yes$/PermitRootLogin no/' /etc/ssh/sshd_config")).not.toContain('weakens-login');
+    expect(flags("sed -i 's/^#*PasswordAuthentication .*/PasswordAuthentication no/' /etc/ssh/sshd_config")).not.toContain('weakens-login');
+    // and other files are not the sshd configuration
+    expect(flags("echo 'PasswordAuthentication yes' >> /tmp/notes.txt")).not.toContain('weakens-login');
   });
 
   it('recognises resource exhaustion', () => {

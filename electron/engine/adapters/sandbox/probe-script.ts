@@ -380,6 +380,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   }
   // a login shell an account is given must be there to log in with
   for (const p of e.privilege) if (p.shell?.startsWith('/')) addPath(p.shell);
+  // a program a scheduled job runs, and its folder: who else can change what runs later
+  for (const p of e.persistence) for (const x of p.runs ?? []) if (addPath(x)) addPath(x.replace(/\/[^/]*$/, '') || '/');
   for (const w of e.writes) {
     if (w.dynamic || w.path.includes('\0') || w.path.length > MAX_PATH_LENGTH) continue;
     // dd's of= and tee (not appending) replace a file's content as `>` does; so does installing a crontab

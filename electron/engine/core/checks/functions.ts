@@ -13,6 +13,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { cachedRegex } from '../cached-regex.js';
 import {
   grantsSetuid,
+  grantsGroupWrite,
   grantsWorldRead,
   grantsWorldWrite,
   inRequestScope,
@@ -110,6 +111,8 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
   { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
   { signature: 'world_readable(mode): bool', description: 'a chmod mode that lets others read (644, o+r)' },
+  { signature: 'group_writable(mode): bool', description: "a chmod mode that lets the file's group write (775, g+w)" },
+  { signature: 'dir(path): string', description: 'the folder a path is in (/opt/app/run.sh -> /opt/app)' },
   { signature: 'setuid_mode(mode): bool', description: 'a chmod mode that sets the setuid or setgid bit (4755, u+s)' },
   { signature: 'foreign_home(path): bool', description: "the path (absolute, ~ or relative to the working directory) lies in another account's home directory" },
   { signature: 'abs(path): string', description: 'the path made absolute against the working directory and home (~), as probes key it' },
@@ -154,6 +157,8 @@ export const CHECK_ENV = new Environment({
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
+  .registerFunction('group_writable(string): bool', (mode: string) => grantsGroupWrite(mode))
+  .registerFunction('dir(string): string', (p: string) => p.replace(/\/+$/, '').replace(/\/[^/]*$/, '') || '/')
   .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode))
   .registerFunction('off_kind(dyn): list<string>', (paths: unknown) => offKind(Array.isArray(paths) ? paths.map(String) : [], current.ask))
     .registerFunction('base(string): string', (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '')

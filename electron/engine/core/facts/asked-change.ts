@@ -45,6 +45,24 @@ function onlyRestricts(mode: string | undefined): boolean {
   return mode.split(',').every((c) => /^[go]+-[rwxXst]+$/.test(c));
 }
 
+/** A numeric mode that gives others nothing (640, 0750, 600). */
+function othersGetNothing(mode: string | undefined): boolean {
+  return mode !== undefined && /^0?[0-7]{2}0$/.test(mode);
+}
+
+/** The request speaks of a group ("the app group", "group www-data"). */
+const GROUP_NAMED = /\bgroups?\b/i;
+
+/**
+ * An owner change that keeps the acting account as owner and hands the group to one the request
+ * names (`root:app` for "only root and the app group").
+ */
+function toSelfAndNamedGroup(owner: string | undefined, home: string, request: string): boolean {
+  const self = home === '/root' ? 'root' : home.split('/').pop() ?? '';
+  const m = /^([^:.]*)[:.]([a-z_][a-z0-9_.-]*)$/i.exec(owner ?? '');
+  return !!m && (m[1] === self || m[1] === '') && GROUP_NAMED.test(request) && requestNames(request, m[2]!);
+}
+
 /** The request asks to close a file to everyone else. */
 const CLOSE = /\b(only|private|lock|restrict|secure|nobody else|no one else)/i;
 
@@ -56,14 +74,18 @@ function toSelf(owner: string | undefined, home: string): boolean {
 }
 
 /**
- * A configuration file directly in /etc that the request names by its full path and the
- * environment shows as a plain file: writing it (a hosts line, the motd) is a change the human
- * asked for. Account, sudo, cron, profile and other places that grant rights or run code are not
- * among them (they are privilege or persistence effects, refused before), nor are folders, links,
- * files that do not exist yet, or deletes.
+ * A configuration file directly in /etc that the request names (by its full path, or as "the
+ * hosts file") and the environment shows as a plain file: writing it (a hosts line, the motd), or
+ * emptying it with truncate, is a change the human asked for. Account, sudo, cron, profile and
+ * other places that grant rights or run code are not among them (they are privilege or
+ * persistence effects, refused before), nor are folders, links, files that do not exist yet, or
+ * deleting the file itself.
  */
-function namedEtcFile(path: string, scope: RequestScope, seen: ProbedPath | undefined): boolean {
-  return /^\/etc\/[^/]+$/.test(path) && scope.paths.includes(path) && !privilegePlace(path) && !persistencePlace(path) && !!seen?.exists && seen.type === 'file' && seen.links <= 1;
+function namedEtcFile(path: string, scope: RequestScope, request: string, seen: ProbedPath | undefined): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  // by its full path, or as "the hosts file"
+  const named = scope.paths.includes(path) || new RegExp(`(^|[^\\w./-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (file|config)\\b`, 'i').test(request);
+  return /^\/etc\/[^/]+$/.test(path) && named && !privilegePlace(path) && !persistencePlace(path) && !!seen?.exists && seen.type === 'file' && seen.links <= 1;
 }
 
 /** The request asks to compress or decompress: gzip and its kin replace the original file. */
@@ -99,8 +121,8 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
-  { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode)/i, what: 'writes' },
+  { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy|nuke|blow away|zap)/i, what: 'deletes' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump)/i, what: 'writes' },
   { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
@@ -125,6 +147,10 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
   }
   return undefined;
 }
+
+/** A request to add a scheduled job, and one that speaks of scheduling. */
+const ADD_JOB = /\b(add|adding|schedule|scheduling|set up|create|install|run|runs)\b/i;
+const JOB_WORDS = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|weekly|monthly|every)\b/i;
 
 /** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
 export const TAKE_OUT_ASK = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
@@ -186,6 +212,14 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the jobs matching ${cron.map((p) => `"${p}"`).join(', ')} out of the crontab, as the request asks, and keeps the rest`;
   }
+  // adding jobs that run programs the request names to the acting account's crontab, read back
+  // from the table so that the jobs there stay (`(crontab -l; echo JOB) | crontab -`), and nothing else
+  const keeps = facts.commands.some((c) => c.name === 'crontab' && c.argv.includes('-l'));
+  const jobs = e.persistence.flatMap((p) => p.runs ?? []);
+  if (keeps && ADD_JOB.test(request) && JOB_WORDS.test(request) && e.persistence.length > 0 && e.persistence.every((p) => p.by === 'crontab' && (p.runs?.length ?? 0) > 0) && jobs.every((x) => requestNames(request, x))) {
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
+    if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only adds jobs running ${jobs.map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
+  }
   if ([e.network, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // account changes: only adding or changing accounts the request names, asked as account work
   const accountAsked = (name: string | undefined): boolean => name !== undefined && requestNames(request, name) && ACCOUNT_WORK.test(request);
@@ -224,7 +258,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // a move removes its source: asking to move or rename asks for that
       const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : COMPRESSORS.has(x.by) ? PACK : a.words;
       // taking a file for the acting account is part of asking that only it may use the file
-      const closing = a.effect === 'ownerChanges' && toSelf(x.mode, home) && CLOSE.test(request);
+      const closing = a.effect === 'ownerChanges' && (toSelf(x.mode, home) || toSelfAndNamedGroup(x.mode, home, request)) && CLOSE.test(request);
       if (!words.test(request) && !closing) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
@@ -238,19 +272,23 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // a mode that only takes access away, on an entry of a folder the request speaks of ("fix the
       // perms" of the key in ~/.ssh for "ssh refuses my key")
       const closesInside = a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.glob && inRequestScope(x.path.slice(0, x.path.lastIndexOf('/')), scope);
-      const inScope = x.inScope || closesInside;
+      const inScope = x.inScope || closesInside || namedEtcFile(x.path, scope, request, env.paths[x.path]);
       // a home folder only as part of taking its account out, as asked (facts/index.ts puts it in scope)
       const removedHome = a.effect === 'deletes' && x.inScope && e.privilege.some((p) => p.removes && p.account !== undefined && x.path === `/home/${p.account}`);
       if (!(inScope || packedFromNamed) || (x.homeRoot && !removedHome) || x.dynamic) return undefined;
       // what rm and its kin delete must have been looked through (its entries, copies, what names it)
       if (a.effect === 'deletes' && ENTRY_DELETERS.has(x.by) && !env.doomedAnswered.includes(x.path)) return undefined;
       const seen = env.paths[x.path];
-      // a system path only when it is a named configuration file in /etc being written
-      if (x.system && !(a.effect === 'writes' && !x.recursive && !x.glob && namedEtcFile(x.path, scope, seen))) return undefined;
+      // a system path only when it is a named configuration file in /etc being written or emptied
+      if (x.system && !((a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && !x.recursive && !x.glob && namedEtcFile(x.path, scope, request, seen))) return undefined;
       // a secret only when the change can only close it: a mode that takes access away, or an owner
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")
-      const closes = a.effect === 'modeChanges' ? onlyRestricts(x.mode) : a.effect === 'ownerChanges' ? toSelf(x.mode, home) : false;
+      // (or, when the request closes it to all but a group it names, leaves others nothing and hands
+      // the group to that named group: "readable only by root and the app group")
+      const toGroup = CLOSE.test(request) && GROUP_NAMED.test(request);
+      const closes =
+        a.effect === 'modeChanges' ? onlyRestricts(x.mode) || (toGroup && othersGetNothing(x.mode)) : a.effect === 'ownerChanges' ? toSelf(x.mode, home) || (toGroup && toSelfAndNamedGroup(x.mode, home, request)) : false;
       const namesSecret = scope.paths.includes(x.path) || (inScope && SECRET_KIND.test(request));
       if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret)) return undefined;
       // rm of a link, or ln -sfn over one, changes the link itself, never what it points to

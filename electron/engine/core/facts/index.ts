@@ -7,6 +7,7 @@ import type { ActionRequest, Effects, Facts, PathEffect } from '../../../../shar
 import { analyseShell, type ShellSink } from './shell.js';
 import { analyseTool } from './tool.js';
 import { sqlFacts } from './sql.js';
+import { sedS } from './sed.js';
 import { isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
@@ -15,7 +16,7 @@ export { SHELL_LIMITS } from './shell.js';
 export { inertReason, scriptRunReason } from './inert.js';
 export { isDevicePath, isHomeRoot, isLogPath, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, requestWords, type RequestScope } from './paths.js';
 export { isLocalHost } from './shell-commands.js';
-export { grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
+export { grantsGroupWrite, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 
 /** Who acts, where, and from which home: the defaults every layer must agree on. */
 export interface ActionBase {
@@ -76,6 +77,23 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
   return ['/etc/apparmor.d', '/etc/audit', '/etc/selinux', '/etc/ufw', '/etc/fail2ban'].some((p) => isUnder(e.path, p));
 }
 
+/** sshd settings that open logins up: root by password, passwords at all, empty passwords, loose key files. */
+const WEAK_SSHD = /\b(PermitRootLogin\s+yes|PasswordAuthentication\s+yes|PermitEmptyPasswords\s+yes|StrictModes\s+no)\b/i;
+
+/** What a command writes as text: a sed substitution's replacements (not what it searches for), else its arguments. */
+function writtenWords(c: Facts['commands'][number]): string[] {
+  if (c.name !== 'sed') return c.argv.slice(1);
+  return c.argv.slice(1).flatMap((a) =>
+    a.split(/[;\n]/).flatMap((part) => {
+      // past its address (a pattern or line numbers), a substitution writes its replacement and
+      // an append, insert or change command its text
+      const cmd = part.trim().replace(/^(\/[^/]*\/|\d+(,\d+)?|\$)\s*/, '');
+      const s = sedS(cmd);
+      return s ? [s.replacement] : /^[aic]\b/.test(cmd) ? [cmd.slice(1)] : [];
+    }),
+  );
+}
+
 /** A request that speaks of an account's home folder. */
 const HOME_ASK = /\bhome\b/i;
 
@@ -118,11 +136,16 @@ export function extractFacts(req: ActionRequest): Facts {
   // writes into persistence, privilege or security places are facts in their own right
   for (const w of [...effects.writes, ...effects.modeChanges, ...effects.ownerChanges]) {
     const place = persistencePlace(w.path);
-    if (place) effects.persistence.push({ place, by: w.by });
+    // the jobs read from the text written there (facts/shell-commands.ts) belong to this write
+    const jobs = place ? effects.persistence.find((p) => p.place === place && p.by === 'cron entry') : undefined;
+    if (jobs) jobs.by = w.by;
+    else if (place) effects.persistence.push({ place, by: w.by });
     const priv = privilegePlace(w.path);
     // an edit read as account changes is recorded as those changes (facts/accounts.ts)
     if (priv && !effects.modeChanges.includes(w) && !w.accounts) effects.privilege.push({ kind: 'edits-' + priv.replace(/^\/etc\//, ''), detail: `${w.by} ${w.path}` });
     if (effects.writes.includes(w) && disablesSecurity(w, 'write')) flags.add('disable-security');
+    // the sshd configuration written with a setting that opens logins up
+    if (effects.writes.includes(w) && /\/sshd_config(\.d\/[^/]+)?$/.test(w.path) && facts.commands.some((c) => writtenWords(c).some((a) => WEAK_SSHD.test(a)))) flags.add('weakens-login');
   }
   for (const d of effects.deletes) {
     if (disablesSecurity(d, 'delete')) flags.add('disable-security');

@@ -29,6 +29,12 @@ export function grantsWorldWrite(mode: string): boolean {
   return clauses(mode).some((c) => c.op !== '-' && /[oa]/.test(c.who) && c.perms.includes('w'));
 }
 
+/** Lets the file's group write. */
+export function grantsGroupWrite(mode: string): boolean {
+  if (/^[0-7]+$/.test(mode)) return mode.length >= 2 && /[2367]/.test(mode.slice(-2, -1));
+  return clauses(mode).some((c) => c.op !== '-' && /[ga]/.test(c.who) && c.perms.includes('w'));
+}
+
 /** Lets others read. */
 export function grantsWorldRead(mode: string): boolean {
   if (/^[0-7]+$/.test(mode)) return /[4-7]/.test(mode.slice(-1));

@@ -344,7 +344,10 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
   if (!base || /[*?]/.test(base)) return false;
   if (scope.words.has(base)) return true;
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
-  return stem.length >= 3 && scope.words.has(stem);
+  if (stem.length >= 3 && scope.words.has(stem)) return true;
+  // a name of several parts, every part a word of the request: "the sshd config" names sshd_config
+  const parts = stem.split(/[_.-]+/);
+  return parts.length >= 2 && parts.every((p) => p.length >= 2 && scope.words.has(p));
 }
 
 /** Extra properties of one effect. */

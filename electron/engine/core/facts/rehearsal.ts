@@ -90,8 +90,13 @@ const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|al
  * A request to move or rename, and one that also asks to delete or replace something (restoring
  * a file from a copy replaces what is there).
  */
-const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate)\b/i;
-const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean)\b/i;
+const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|consolidate|flatten)\b|\bput\b.{0,80}\b(in|into)\b/i;
+/**
+ * A request to keep the data somewhere first (an archive, a backup, a copy) and then delete it:
+ * deleting is asked on the strength of the keeping, so what is deleted must be found kept.
+ */
+const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b.{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
+const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
 const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?)\b/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
@@ -246,7 +251,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
       ? []
-      : COPY_CLAIM.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))
+      : COPY_CLAIM.test(ask) || KEEP_THEN_DELETE.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))
         ? lost
         : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
           ? lost.filter((p) => deleted.has(p))

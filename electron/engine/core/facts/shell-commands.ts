@@ -4,7 +4,7 @@
  * next pipeline stage. Regular expressions here only ever look at one argument at a time (a
  * mode, a size, an URL, a snippet of inline Python), never at the command line as a whole.
  */
-import type { PathEffect } from '../../../../shared/types.js';
+import type { Effects, PathEffect } from '../../../../shared/types.js';
 import type { Redirect } from './shell-ast.js';
 import type { Scope, WordInfo } from './shell-words.js';
 import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
@@ -12,7 +12,7 @@ import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './path
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
 import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedNewShell, sedShadowLock } from './accounts.js';
-import { sedArgs } from './sed.js';
+import { sedArgs, sedS } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
 /** Shells: text they run is parsed as shell code. */
@@ -428,8 +428,12 @@ export function runCommand(c: Call): Feed {
       const removed = inPlace && script !== undefined ? sedAccountRemoval(script) : undefined;
       // or adds members to one group's line, as `addgroup USER GROUP` does
       const joined = inPlace && script !== undefined ? sedGroupAdd(script) : undefined;
+      // or sets one setting the request names by its words ("turn off password authentication"
+      // for `s/^PasswordAuthentication .*/PasswordAuthentication no/`): the file is the one it means
+      const setting = inPlace && script !== undefined ? settingNamed(script, an.scope.words) : false;
       for (const file of files) {
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
+          if (setting && !e.glob && !e.dynamic && !e.system) e.inScope = true;
           (inPlace ? E.writes : E.reads).push(e);
           if (inPlace) markLogTamper(an, e.path);
           if (account && ACCOUNT_FILES[e.path] === 'passwd' && !e.dynamic && !e.glob) {
@@ -951,22 +955,55 @@ function accountCommand(c: Call): void {
 }
 
 /** Lines of a crontab: the schedule fields are dropped and the rest parsed as commands. */
-function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolean): void {
+/** Interpreters whose first operand is the program they run (`sh /opt/job.sh` runs /opt/job.sh). */
+const SCRIPT_RUNNERS = /^(sh|ash|bash|dash|zsh|ksh|python[0-9.]*|node|perl|ruby|php)$/;
+
+/**
+ * Analyses each crontab line's command as code, and returns the programs the lines run (the
+ * command word when it is a path, or the script an interpreter is given) with whether a line runs
+ * as root (`rootTable`: a user's own table; a system table's lines name their user).
+ */
+/**
+ * Whether a sed script is one substitution that sets a setting whose name the request spells out
+ * in words: the replacement starts with a key (`PasswordAuthentication`, `max_connections`,
+ * `listen-port`) of at least two words, each of them a word of the request.
+ */
+function settingNamed(script: string, words: Set<string>): boolean {
+  const s = sedS(script.trim().replace(/^\/[^/]*\/\s*/, ''));
+  const key = s ? /^\^?#?\s*([A-Za-z][A-Za-z0-9_.-]{3,60})(?=[\s=:]|$)/.exec(s.replacement.replace(/^\\\(|^\\1/, ''))?.[1] : undefined;
+  if (!key) return false;
+  const parts = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_.-]+/).filter(Boolean);
+  return parts.length >= 2 && parts.every((p) => p.length >= 2 && words.has(p));
+}
+
+function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolean, rootTable = false): { runs: string[]; asRoot: boolean } {
+  const runs: string[] = [];
+  let asRoot = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (!line || line.startsWith('#') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(line)) continue;
     const fields = line.split(/\s+/);
     const skip = (line.startsWith('@') ? 1 : 5) + (withUser ? 1 : 0);
     const cmd = fields.slice(skip).join(' ');
-    if (cmd) analyseNested(an, cmd, 'cron entry', scope);
+    if (!cmd) continue;
+    if (withUser ? fields[skip - 1] === 'root' : rootTable) asRoot = true;
+    analyseNested(an, cmd, 'cron entry', scope);
+    // the program of the line's first command, as written
+    const words = cmd.split(/[;&|]/)[0]!.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+    const exe = words[0] ?? '';
+    const word = SCRIPT_RUNNERS.test(exe.slice(exe.lastIndexOf('/') + 1)) ? words.slice(1).find((a) => !a.startsWith('-')) : exe;
+    if (word !== undefined && /^[/~]/.test(word) && !/[*?[$`]/.test(word)) runs.push(normalizePath(word, an.cwd, an.home));
   }
+  return { runs: [...new Set(runs)], asRoot };
 }
 
 /** Text written into a place that runs it later is analysed as the code it will be. */
 export function persistedText(an: Analysis, path: string, text: string | undefined, scope: Scope): void {
   if (text === undefined || text.trim() === '') return;
-  if (path === '/etc/crontab' || path.startsWith('/etc/cron.d/')) cronCommands(an, text, scope, true);
-  else if (path.startsWith('/var/spool/cron')) cronCommands(an, text, scope, false);
+  if (path === '/etc/crontab' || path.startsWith('/etc/cron.d/')) {
+    const { runs, asRoot } = cronCommands(an, text, scope, true);
+    if (runs.length > 0) an.effects.persistence.push({ place: '/etc/cron', by: 'cron entry', runs, asRoot });
+  } else if (path.startsWith('/var/spool/cron')) cronCommands(an, text, scope, false);
   else if (/^\/etc\/cron\.(hourly|daily|weekly|monthly)\//.test(path)) analyseNested(an, text, 'cron script', scope);
   else if (path.includes('/systemd/') || path.endsWith('.service') || path.endsWith('.timer')) {
     for (const line of text.split('\n')) {
@@ -988,7 +1025,8 @@ function crontabCommand(c: Call): void {
     for (const e of pathEffects(an, c.scope, '/var/spool/cron/crontabs', 'crontab -r', undefined, { recursive: true })) E.deletes.push(e);
     return;
   }
-  E.persistence.push({ place: 'crontab', by: 'crontab' });
+  const persisted: Effects['persistence'][number] = { place: 'crontab', by: 'crontab' };
+  E.persistence.push(persisted);
   const file = operands[0];
   // installing a table replaces the account's whole table: unless what it installs was read from
   // that table (`(crontab -l; echo JOB) | crontab -`), the jobs already there are gone
@@ -1002,7 +1040,10 @@ function crontabCommand(c: Call): void {
     for (const e of pe(c, file, 'crontab')) E.reads.push(e);
     return;
   }
-  if (c.stdin?.text !== undefined) cronCommands(an, c.stdin.text, c.scope, false);
+  if (c.stdin?.text !== undefined) {
+    const { runs, asRoot } = cronCommands(an, c.stdin.text, c.scope, false, owner === 'root');
+    if (runs.length > 0) Object.assign(persisted, { runs, asRoot });
+  }
   if (c.stdin?.download) addExec(an, 'download-and-run', 'a downloaded crontab installed');
 }
 
