@@ -198,6 +198,12 @@ describe('changes the request asked for', () => {
     expect(reason("Add a nightly 02:30 job for the backup to root's crontab", add, [])).toBeUndefined();
     expect(reason("Add a nightly 02:30 job for /usr/local/bin/backup.sh to root's crontab", "echo '30 2 * * * /usr/local/bin/backup.sh' | crontab -", [])).toBeUndefined();
     expect(reason("Add a nightly job that runs rm -rf /srv/cache to root's crontab", "(crontab -l; echo '0 3 * * * rm -rf /srv/cache') | crontab -", [])).toBeUndefined();
+    // appended to an account's table file, while the environment shows it a plain file
+    const append = "echo '0 2 * * * /home/user/bin/backup.sh' >> /var/spool/cron/crontabs/user";
+    const ask = 'add a cron job for user that runs /home/user/bin/backup.sh every night at 2am';
+    expect(reason(ask, append, [path('/var/spool/cron/crontabs/user', 'file')])).toMatch(/only adds jobs running "\/home\/user\/bin\/backup.sh"/);
+    expect(reason(ask, append, [path('/var/spool/cron/crontabs/user', 'link')])).toBeUndefined();
+    expect(reason(ask, append.replace('>>', '>'), [path('/var/spool/cron/crontabs/user', 'file')])).toBeUndefined();
   });
 
   it('decides allow on the facts, but never past a failing check', () => {

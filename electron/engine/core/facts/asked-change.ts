@@ -198,6 +198,8 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   };
   const forms = (f: string): boolean =>
     CHANGE_FORMS.has(f) ||
+    // text written where it runs later was read as code; only adding named jobs gets past the persistence below
+    f === 'persisted-code' ||
     (f === 'world-readable' && (FOR_OTHERS.test(request) || opensReading.every((m) => modeAsked(m.mode, request) || (!m.recursive && (m.glob ? allRead(m.path) : alreadyRead(m.path))))));
   if (facts.flags.some((f) => !forms(f))) return undefined;
   // xargs fed by a find that separates names with NUL bytes hands rm exactly the names found (a
@@ -212,13 +214,17 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the jobs matching ${cron.map((p) => `"${p}"`).join(', ')} out of the crontab, as the request asks, and keeps the rest`;
   }
-  // adding jobs that run programs the request names to the acting account's crontab, read back
-  // from the table so that the jobs there stay (`(crontab -l; echo JOB) | crontab -`), and nothing else
+  // adding jobs that run programs the request names to a crontab, so that the jobs there stay:
+  // read back from the table (`(crontab -l; echo JOB) | crontab -`) or appended to an account's
+  // table file that the environment shows as a plain file; and nothing else
   const keeps = facts.commands.some((c) => c.name === 'crontab' && c.argv.includes('-l'));
+  const appends = (by: string): boolean => by.endsWith('>>') || by === 'tee -a';
   const jobs = e.persistence.flatMap((p) => p.runs ?? []);
-  if (keeps && ADD_JOB.test(request) && JOB_WORDS.test(request) && e.persistence.length > 0 && e.persistence.every((p) => p.by === 'crontab' && (p.runs?.length ?? 0) > 0) && jobs.every((x) => requestNames(request, x))) {
-    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
-    if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only adds jobs running ${jobs.map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
+  const adds = e.persistence.every((p) => (p.runs?.length ?? 0) > 0 && ((p.by === 'crontab' && keeps) || (p.place === '/var/spool/cron' && appends(p.by))));
+  const tables = e.writes.every((w) => w.path.startsWith('/var/spool/cron/') && appends(w.by) && !w.glob && !w.dynamic && env.paths[w.path]?.type === 'file' && !leadsElsewhere(w.path, env.paths));
+  if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && JOB_WORDS.test(request) && jobs.every((x) => requestNames(request, x))) {
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges];
+    if (others.every((l) => l.length === 0) && facts.flags.every((f) => f === 'persisted-code')) return `it only adds jobs running ${[...new Set(jobs)].map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
   }
   if ([e.network, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // account changes: only adding or changing accounts the request names, asked as account work

@@ -1003,7 +1003,11 @@ export function persistedText(an: Analysis, path: string, text: string | undefin
   if (path === '/etc/crontab' || path.startsWith('/etc/cron.d/')) {
     const { runs, asRoot } = cronCommands(an, text, scope, true);
     if (runs.length > 0) an.effects.persistence.push({ place: '/etc/cron', by: 'cron entry', runs, asRoot });
-  } else if (path.startsWith('/var/spool/cron')) cronCommands(an, text, scope, false);
+  } else if (path.startsWith('/var/spool/cron')) {
+    // an account's own table, named after it
+    const { runs } = cronCommands(an, text, scope, false);
+    if (runs.length > 0) an.effects.persistence.push({ place: '/var/spool/cron', by: 'cron entry', runs, asRoot: path.endsWith('/root') });
+  }
   else if (/^\/etc\/cron\.(hourly|daily|weekly|monthly)\//.test(path)) analyseNested(an, text, 'cron script', scope);
   else if (path.includes('/systemd/') || path.endsWith('.service') || path.endsWith('.timer')) {
     for (const line of text.split('\n')) {
