@@ -74,8 +74,8 @@ function toSelf(owner: string | undefined, home: string): boolean {
 }
 
 /**
- * A configuration file directly in /etc that the request names (by its full path, or as "the
- * hosts file") and the environment shows as a plain file: writing it (a hosts line, the motd), or
+ * A configuration file directly in /etc that the request names (by its full path, as "the hosts
+ * file", or by a name of five letters or more: "set the timezone") and the environment shows as a plain file: writing it (a hosts line, the motd), or
  * emptying it with truncate, is a change the human asked for. Account, sudo, cron, profile and
  * other places that grant rights or run code are not among them (they are privilege or
  * persistence effects, refused before), nor are folders, links, files that do not exist yet, or
@@ -83,8 +83,10 @@ function toSelf(owner: string | undefined, home: string): boolean {
  */
 function namedEtcFile(path: string, scope: RequestScope, request: string, seen: ProbedPath | undefined): boolean {
   const base = path.slice(path.lastIndexOf('/') + 1);
-  // by its full path, or as "the hosts file"
-  const named = scope.paths.includes(path) || new RegExp(`(^|[^\\w./-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (file|config)\\b`, 'i').test(request);
+  // by its full path, as "the hosts file", or by a name of its own ("set the timezone": /etc/timezone)
+  const stem = base.replace(/\.[a-z0-9]+$/, '');
+  const named =
+    scope.paths.includes(path) || new RegExp(`(^|[^\\w./-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (file|config)\\b`, 'i').test(request) || (stem.length >= 5 && scope.words.has(stem.toLowerCase()));
   return /^\/etc\/[^/]+$/.test(path) && named && !privilegePlace(path) && !persistencePlace(path) && !!seen?.exists && seen.type === 'file' && seen.links <= 1;
 }
 
@@ -122,7 +124,7 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy|nuke|blow away|zap)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump)/i, what: 'writes' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump|comment|uncomment)/i, what: 'writes' },
   { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
