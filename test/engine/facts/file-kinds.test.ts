@@ -16,5 +16,7 @@ describe('kinds of file a request describes', () => {
 
   it('has nothing to compare with when the request names no kind', () => {
     expect(offKind(downloads, 'delete everything in ~/Downloads older than a month')).toEqual([]);
+    // a kind's name inside a path the request gives is the folder's name, not a kind of file
+    expect(offKind(['/srv/tmp-uploads/a', '/srv/tmp-uploads/b.pdf'], 'delete every file older than 30 days in /srv/tmp-uploads')).toEqual([]);
   });
 });

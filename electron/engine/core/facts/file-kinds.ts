@@ -36,7 +36,8 @@ const KINDS: FileKind[] = [
  * (nothing to compare with). A path is of a kind by its own name or by a folder on its way.
  */
 export function offKind(paths: readonly string[], request: string): string[] {
-  const ask = request.toLowerCase();
+  // the request's own words, not the names in the paths it gives (/srv/tmp-uploads names no temp files)
+  const ask = request.toLowerCase().replace(/(^|\s)["'(]?[~.]*\/\S*/g, ' ');
   const kinds = KINDS.filter((k) => k.words.test(ask));
   if (kinds.length === 0) return [];
   return paths.filter((p) => {
