@@ -36,8 +36,9 @@ const KINDS: FileKind[] = [
  * (nothing to compare with). A path is of a kind by its own name or by a folder on its way.
  */
 export function offKind(paths: readonly string[], request: string): string[] {
-  // the request's own words, not the names in the paths it gives (/srv/tmp-uploads names no temp files)
-  const ask = request.toLowerCase().replace(/(^|\s)["'(]?[~.]*\/\S*/g, ' ');
+  // in a path the request gives, only a folder named for a kind names it (/var/tmp: temp files);
+  // a compound name does not (/srv/tmp-uploads names no temp files)
+  const ask = request.toLowerCase().replace(/(^|\s)["'(]?[~.]*\/\S*/g, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
   const kinds = KINDS.filter((k) => k.words.test(ask));
   if (kinds.length === 0) return [];
   return paths.filter((p) => {
