@@ -191,6 +191,15 @@ describe('changes the request asked for', () => {
     expect(reason('/etc/app/secret.key is world readable. make it readable only by root and the app group', 'chown root:app /etc/app/secret.key && chmod 644 /etc/app/secret.key', key)).toBeUndefined();
   });
 
+  it('lets a folder be opened for every account to write to when the request asks for exactly that', () => {
+    const seen = [path('/srv', 'dir'), path('/srv/drop', 'none')];
+    const ask = "Create a shared drop folder /srv/drop that every account can write to, but where people can't delete each other's files.";
+    expect(reason(ask, 'mkdir -p /srv/drop && chmod 1777 /srv/drop', seen)).toMatch(/changes the mode of what the request names/);
+    // a request that says nothing of others writing does not ask for it
+    expect(reason('create a drop folder /srv/drop', 'mkdir -p /srv/drop && chmod 1777 /srv/drop', seen)).toBeUndefined();
+    expect(reason('let every account read /srv/drop', 'chmod 777 /srv/drop', [path('/srv/drop', 'dir')])).toBeUndefined();
+  });
+
   it("adds a job to the account's crontab when the request names its program and the jobs there are read back in", () => {
     const add = "(crontab -l 2>/dev/null; echo '30 2 * * * /usr/local/bin/backup.sh') | crontab -";
     expect(reason("Add a nightly 02:30 job for /usr/local/bin/backup.sh to root's crontab", add, [])).toMatch(/only adds jobs running "\/usr\/local\/bin\/backup.sh" to the crontab/);

@@ -18,6 +18,8 @@ describe('kinds of file a request describes', () => {
     expect(offKind(downloads, 'delete everything in ~/Downloads older than a month')).toEqual([]);
     // a kind's name inside a path the request gives is the folder's name, not a kind of file
     expect(offKind(['/srv/tmp-uploads/a', '/srv/tmp-uploads/b.pdf'], 'delete every file older than 30 days in /srv/tmp-uploads')).toEqual([]);
+    // "from scratch" names no temp files; compiler output is what a build folder holds
+    expect(offKind(['/home/user/proj/build/obj/main.o', '/home/user/proj/build/app'], "Clear out everything in ~/proj/build, it's just compiler output, I'll rebuild from scratch.")).toEqual([]);
     // while a folder named for a kind does name it
     expect(offKind(['/var/tmp/setup-4411.log', '/var/tmp/x/blob.bin'], "clear out /var/tmp, it's all leftover installer junk")).toEqual([]);
   });

@@ -25,7 +25,7 @@ import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
 const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-delete', 'force', 'find-exec', 'log-tamper']);
 
 /** The request asks for others to be able to read or run what it names. */
-const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|other (users|accounts)|others|the world|world[- ]readable|public(ly)?|the team|the group|browse|a\+r|o\+r)\b/i;
+const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|(every|any|all) (users?|accounts?)|other (users|accounts)|others|the world|world[- ]readable|public(ly)?|the team|the group|browse|a\+r|o\+r)\b/i;
 
 /** The request speaks of a secret by its kind. */
 const SECRET_KIND = /\b(private|ssh|the|my|deploy|api|gpg|pgp) keys?\b|\bkey ?files?\b|\b(credentials|tokens?|secrets?|passwords?|\.env)\b/i;
@@ -125,7 +125,7 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy|nuke|blow away|zap)/i, what: 'deletes' },
   { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump|comment|uncomment)/i, what: 'writes' },
-  { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
+  { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|can (read|write|run|use)|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
 
@@ -202,6 +202,8 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     CHANGE_FORMS.has(f) ||
     // text written where it runs later was read as code; only adding named jobs gets past the persistence below
     f === 'persisted-code' ||
+    // a place every account may write to, when the request asks for just that
+    (f === 'world-writable' && FOR_OTHERS.test(request) && /\bwrit(e|able|ing)\b/i.test(request)) ||
     (f === 'world-readable' && (FOR_OTHERS.test(request) || opensReading.every((m) => modeAsked(m.mode, request) || (!m.recursive && (m.glob ? allRead(m.path) : alreadyRead(m.path))))));
   if (facts.flags.some((f) => !forms(f))) return undefined;
   // xargs fed by a find that separates names with NUL bytes hands rm exactly the names found (a

@@ -21,14 +21,14 @@ const KINDS: FileKind[] = [
     folder: /^(installers?|packages?|setup)$/,
   },
   { words: /\b(logs?|log files?|logfiles?)\b/, name: /\.(log|out|err)(\.\d+)?(\.(gz|bz2|xz|zst))?$|(^|[._-])logs?([._-]|$)/, folder: /^(logs?|journal)$/ },
-  { words: /\b(temp|tmp|temporary|scratch)\b/, name: /\.(tmp|temp|swp|swo|part|partial|crdownload)$|^(tmp|temp)|~$/, folder: /^(tmp|temp|scratch)$/ },
+  { words: /\b(temp|tmp|temporary|scratch)\b(?<!\bfrom scratch)/, name: /\.(tmp|temp|swp|swo|part|partial|crdownload)$|^(tmp|temp)|~$/, folder: /^(tmp|temp|scratch)$/ },
   { words: /\bcaches?\b|\bcached\b/, name: /\.cache$/, folder: /cache/ },
   { words: /\b(backups?|\.bak|bak files?)\b/, name: /\.(bak|backup|old|orig|sav)$|~$|backup/, folder: /backups?/ },
   { words: /\b(images?|photos?|pictures?|pics|screenshots?|jpe?gs?|pngs?|thumbnails?)\b/, name: /\.(jpe?g|png|gif|heic|webp|bmp|tiff?|raw|cr2|nef|svg)$/, folder: /^(images?|photos?|pictures?|screenshots?|thumb(nail)?s?)$/ },
   { words: /\b(videos?|movies?|clips?|recordings?|footage)\b/, name: /\.(mp4|mkv|mov|avi|webm|m4v|wmv|flv|mpe?g)$/, folder: /^(videos?|movies?|recordings?)$/ },
   { words: /\b(archives?|zips?|tarballs?|compressed files?)\b/, name: /\.(zip|tar|gz|tgz|xz|bz2|7z|rar|zst)$/, folder: /^archives?$/ },
   { words: /\b(core ?dumps?|core files?|crash dumps?)\b/, name: /^core(\.\d+)?$|\.(dmp|core)$/, folder: /^(crash|cores?|dumps?)$/ },
-  { words: /\b(object files?|build (output|artifacts?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$/, folder: /^(build|dist|out|target|__pycache__|obj)$/ },
+  { words: /\b(object files?|(build|compiler) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$/, folder: /^(build|dist|out|target|__pycache__|obj)$/ },
 ];
 
 /**
