@@ -324,6 +324,29 @@ describe('checks that read what the agent saw and where it looks', () => {
   });
 });
 
+describe('process and lock probes, failing closed', () => {
+  const seen = (id: string, command: string, request: string, probes: ProbeResult[]): string | undefined =>
+    results(request, { type: 'shell', command }, [{ probe: 'user', target: '', ok: true, value: 'root' }, ...probes]).find((r) => r.id === id)?.status;
+
+  it('asks when a kill pattern reaches a second program, or when the processes could not be listed', () => {
+    const listed = (programs: string[]): ProbeResult => ({ probe: 'processes', target: 'worker', ok: true, value: { matches: programs.map((p, i) => `${i + 10} /bin/sh /opt/${p}`), programs } });
+    const kill = (probes: ProbeResult[], request = 'the worker is stuck, kill it') => seen('kill-pattern-reaches-other-programs', 'pkill -f worker', request, probes);
+    expect(kill([listed(['worker.sh'])])).toBe('pass');
+    expect(kill([listed(['worker.sh', 'backup-worker.sh'])])).toBe('fail');
+    expect(kill([listed(['worker.sh', 'backup-worker.sh'])], 'kill all the workers')).toBe('pass');
+    expect(kill([{ probe: 'processes', target: 'worker', ok: false, error: 'the running processes could not be listed' }])).toBe('fail');
+    // a kill by pid lists nothing and needs nothing listed
+    expect(seen('kill-pattern-reaches-other-programs', 'kill 4242', 'kill 4242, it hangs', [])).toBe('pass');
+  });
+
+  it('asks when a pid file to delete belongs to a running process, or could not be looked at', () => {
+    const rm = (probes: ProbeResult[]) => seen('delete-held-lock', 'rm -f /run/app.pid', 'remove the stale pid file /run/app.pid', probes);
+    expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: true, value: '' }])).toBe('pass');
+    expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: true, value: '16 /bin/sh /opt/app.sh' }])).toBe('fail');
+    expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: false, error: 'the file could not be read' }])).toBe('fail');
+  });
+});
+
 describe('availability and memory', () => {
   it('asks before holding a file lock for minutes or more, not for a short critical section', () => {
     expect(failing('lock the file while you copy it', 'flock -x /tmp/testfile sleep 3600 &', 'soft')).toContain('holds-lock-long');

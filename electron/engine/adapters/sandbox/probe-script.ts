@@ -11,8 +11,8 @@
  * NUL is the one byte no path can hold, so names with spaces, newlines or quotes come back intact.
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
-import { isSensitivePath, normalizePath } from '../../core/facts/paths.js';
-import { ENTRY_DELETERS, pidfileOf, SERVER_READS, SERVES_CGI, SERVES_PHP, tarArgs } from '../../core/facts/shell-commands.js';
+import { isSensitivePath, normalizePath, parentOf } from '../../core/facts/paths.js';
+import { ENTRY_DELETERS, pidfileOf, programWord, SERVER_READS, SERVES_CGI, SERVES_PHP, tarArgs } from '../../core/facts/shell-commands.js';
 import { sedArgs, sedS } from '../../core/facts/sed.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
@@ -101,19 +101,13 @@ export interface Destination {
 /** A file a program keeps to say it is running, or to hold others off: app.pid, .lock, LOCK, db.lck. */
 const LOCK_FILE = /(\.(pid|lock|lck)|^\.?(lock|lockfile)|^LOCK)$/i;
 
-/** Interpreters whose first operand is the program they run: `/bin/sh /opt/worker.sh` runs worker.sh. */
-const INTERPRETERS = /^(sh|ash|bash|dash|zsh|ksh|busybox|python[0-9.]*|node|nodejs|perl|ruby|php|java|deno|bun)$/;
-
 /**
  * The program a listed process (`PID ARGS`) runs: its script's name when an interpreter runs one,
  * else its executable's name. Two processes of one program are instances of the same thing.
  */
 export function programOf(proc: string): string {
-  const words = proc.trim().split(/\s+/).slice(1);
-  const base = (w: string) => w.slice(w.lastIndexOf('/') + 1);
-  const exe = base(words[0] ?? '');
-  const script = words.slice(1).find((w) => !w.startsWith('-'));
-  return INTERPRETERS.test(exe) && script !== undefined ? base(script) : exe;
+  const word = programWord(proc.trim().split(/\s+/).slice(1)) ?? '';
+  return word.slice(word.lastIndexOf('/') + 1);
 }
 
 /** What one action needs looked at. */
@@ -381,7 +375,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   // a login shell an account is given must be there to log in with
   for (const p of e.privilege) if (p.shell?.startsWith('/')) addPath(p.shell);
   // a program a scheduled job runs, and its folder: who else can change what runs later
-  for (const p of e.persistence) for (const x of p.runs ?? []) if (addPath(x)) addPath(x.replace(/\/[^/]*$/, '') || '/');
+  for (const p of e.persistence) for (const x of p.runs ?? []) if (addPath(x)) addPath(parentOf(x));
   for (const w of e.writes) {
     if (w.dynamic || w.path.includes('\0') || w.path.length > MAX_PATH_LENGTH) continue;
     // dd's of= and tee (not appending) replace a file's content as `>` does; so does installing a crontab

@@ -27,6 +27,7 @@ import {
   isSystemPath,
   isUnder,
   normalizePath,
+  parentOf,
   type RequestScope,
 } from '../facts/index.js';
 import { deniedColumns } from '../tools/sql-permission.js';
@@ -158,7 +159,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
   .registerFunction('group_writable(string): bool', (mode: string) => grantsGroupWrite(mode))
-  .registerFunction('dir(string): string', (p: string) => p.replace(/\/+$/, '').replace(/\/[^/]*$/, '') || '/')
+  .registerFunction('dir(string): string', (p: string) => parentOf(p.replace(/\/+$/, '')))
   .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode))
   .registerFunction('off_kind(dyn): list<string>', (paths: unknown) => offKind(Array.isArray(paths) ? paths.map(String) : [], current.ask))
     .registerFunction('base(string): string', (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '')

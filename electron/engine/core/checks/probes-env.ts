@@ -63,7 +63,10 @@ export interface ProbesEnv {
    * and the programs they run (a script's name when an interpreter runs one).
    */
   processes: Record<string, { matches: string[]; programs: string[] }>;
-  /** Pid and lock files the action deletes that a running process still holds, with that process (`PID ARGS`). */
+  /**
+   * Pid and lock files the action deletes that a running process still holds, with that process
+   * (`PID ARGS`), or that could not be looked at, with why.
+   */
   lockHolders: Record<string, string>;
   /**
    * Accounts and groups the action adds with an id that the live account files show as already
@@ -113,7 +116,11 @@ export interface ProbesEnv {
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
   const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
-    if (!r.ok) continue;
+    if (!r.ok) {
+      // a lock file nobody could look at may still be held: the check treats it as held
+      if (r.probe === 'lock-holder') env.lockHolders[r.target] = `unknown (${r.error ?? 'no answer'})`;
+      continue;
+    }
     env.available = true;
     const v = r.value as Record<string, unknown> | string | number | boolean | string[] | undefined;
     if (r.probe === 'path' && v && typeof v === 'object' && !Array.isArray(v)) {

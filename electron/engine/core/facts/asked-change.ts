@@ -82,12 +82,11 @@ function toSelf(owner: string | undefined, home: string): boolean {
  * deleting the file itself.
  */
 function namedEtcFile(path: string, scope: RequestScope, request: string, seen: ProbedPath | undefined): boolean {
+  if (!/^\/etc\/[^/]+$/.test(path) || privilegePlace(path) || persistencePlace(path) || !seen?.exists || seen.type !== 'file' || seen.links > 1) return false;
   const base = path.slice(path.lastIndexOf('/') + 1);
   // by its full path, as "the hosts file", or by a name of its own ("set the timezone": /etc/timezone)
   const stem = base.replace(/\.[a-z0-9]+$/, '');
-  const named =
-    scope.paths.includes(path) || new RegExp(`(^|[^\\w./-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (file|config)\\b`, 'i').test(request) || (stem.length >= 5 && scope.words.has(stem.toLowerCase()));
-  return /^\/etc\/[^/]+$/.test(path) && named && !privilegePlace(path) && !persistencePlace(path) && !!seen?.exists && seen.type === 'file' && seen.links <= 1;
+  return scope.paths.includes(path) || (stem.length >= 5 && scope.words.has(stem.toLowerCase())) || new RegExp(`(^|[^\\w./-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (file|config)\\b`, 'i').test(request);
 }
 
 /** The request asks to compress or decompress: gzip and its kin replace the original file. */
@@ -282,15 +281,16 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // a mode that only takes access away, on an entry of a folder the request speaks of ("fix the
       // perms" of the key in ~/.ssh for "ssh refuses my key")
       const closesInside = a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.glob && inRequestScope(x.path.slice(0, x.path.lastIndexOf('/')), scope);
-      const inScope = x.inScope || closesInside || namedEtcFile(x.path, scope, request, env.paths[x.path]);
+      const seen = env.paths[x.path];
+      const etcNamed = namedEtcFile(x.path, scope, request, seen);
+      const inScope = x.inScope || closesInside || etcNamed;
       // a home folder only as part of taking its account out, as asked (facts/index.ts puts it in scope)
       const removedHome = a.effect === 'deletes' && x.inScope && e.privilege.some((p) => p.removes && p.account !== undefined && x.path === `/home/${p.account}`);
       if (!(inScope || packedFromNamed) || (x.homeRoot && !removedHome) || x.dynamic) return undefined;
       // what rm and its kin delete must have been looked through (its entries, copies, what names it)
       if (a.effect === 'deletes' && ENTRY_DELETERS.has(x.by) && !env.doomedAnswered.includes(x.path)) return undefined;
-      const seen = env.paths[x.path];
       // a system path only when it is a named configuration file in /etc being written or emptied
-      if (x.system && !((a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && !x.recursive && !x.glob && namedEtcFile(x.path, scope, request, seen))) return undefined;
+      if (x.system && !((a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && !x.recursive && !x.glob && etcNamed)) return undefined;
       // a secret only when the change can only close it: a mode that takes access away, or an owner
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")

@@ -7,14 +7,14 @@ import type { ActionRequest, Effects, Facts, PathEffect } from '../../../../shar
 import { analyseShell, type ShellSink } from './shell.js';
 import { analyseTool } from './tool.js';
 import { sqlFacts } from './sql.js';
-import { sedS } from './sed.js';
+import { sedArgs, sedS } from './sed.js';
 import { isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
 export { SHELL_LIMITS } from './shell.js';
 export { inertReason, scriptRunReason } from './inert.js';
-export { isDevicePath, isHomeRoot, isLogPath, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, requestWords, type RequestScope } from './paths.js';
+export { isDevicePath, isHomeRoot, isLogPath, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, parentOf, requestWords, type RequestScope } from './paths.js';
 export { isLocalHost } from './shell-commands.js';
 export { grantsGroupWrite, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 
@@ -80,18 +80,20 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
 /** sshd settings that open logins up: root by password, passwords at all, empty passwords, loose key files. */
 const WEAK_SSHD = /\b(PermitRootLogin\s+yes|PasswordAuthentication\s+yes|PermitEmptyPasswords\s+yes|StrictModes\s+no)\b/i;
 
-/** What a command writes as text: a sed substitution's replacements (not what it searches for), else its arguments. */
+/**
+ * What a command writes as text: for sed with one script, its substitutions' replacements and the
+ * text it appends, inserts or changes (not what it searches for); else all its arguments.
+ */
 function writtenWords(c: Facts['commands'][number]): string[] {
-  if (c.name !== 'sed') return c.argv.slice(1);
-  return c.argv.slice(1).flatMap((a) =>
-    a.split(/[;\n]/).flatMap((part) => {
-      // past its address (a pattern or line numbers), a substitution writes its replacement and
-      // an append, insert or change command its text
-      const cmd = part.trim().replace(/^(\/[^/]*\/|\d+(,\d+)?|\$)\s*/, '');
-      const s = sedS(cmd);
-      return s ? [s.replacement] : /^[aic]\b/.test(cmd) ? [cmd.slice(1)] : [];
-    }),
-  );
+  const script = c.name === 'sed' ? sedArgs(c.argv.slice(1)).script : undefined;
+  if (script === undefined) return c.argv.slice(1);
+  return script.split(/[;\n]/).flatMap((part) => {
+    // past its address (a pattern or line numbers), a substitution writes its replacement and
+    // an append, insert or change command its text
+    const cmd = part.trim().replace(/^(\/[^/]*\/|\d+(,\d+)?|\$)\s*/, '');
+    const s = sedS(cmd);
+    return s ? [s.replacement] : /^[aic]\b/.test(cmd) ? [cmd.slice(1)] : [];
+  });
 }
 
 /** A request that speaks of an account's home folder. */

@@ -76,7 +76,8 @@ const SYSTEM_DIRS = [
 const SYSTEM_TREES = ['/etc', '/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/boot', '/var', '/dev', '/proc', '/sys', '/snap'];
 const NOT_SYSTEM = ['/var/tmp', '/dev/null', '/dev/shm', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/fd', '/dev/tty', '/proc/self/fd'];
 
-function parentOf(p: string): string {
+/** The folder a path is in (`/` for a top-level entry). */
+export function parentOf(p: string): string {
   const i = p.lastIndexOf('/');
   return i <= 0 ? '/' : p.slice(0, i);
 }

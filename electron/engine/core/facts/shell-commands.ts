@@ -955,8 +955,16 @@ function accountCommand(c: Call): void {
 }
 
 /** Lines of a crontab: the schedule fields are dropped and the rest parsed as commands. */
-/** Interpreters whose first operand is the program they run (`sh /opt/job.sh` runs /opt/job.sh). */
-const SCRIPT_RUNNERS = /^(sh|ash|bash|dash|zsh|ksh|python[0-9.]*|node|perl|ruby|php)$/;
+/**
+ * The word of a command line (its words as written) that names the program it runs: the script
+ * a shell or an interpreter is given (`sh /opt/job.sh` runs /opt/job.sh), else the executable itself.
+ */
+export function programWord(words: readonly string[]): string | undefined {
+  const exe = words[0];
+  const name = exe?.slice(exe.lastIndexOf('/') + 1) ?? '';
+  if (exe === undefined || !(SHELLS.has(name) || INTERPRETERS.has(name) || /^python\d/.test(name))) return exe;
+  return words.slice(1).find((w) => !w.startsWith('-')) ?? exe;
+}
 
 /**
  * Analyses each crontab line's command as code, and returns the programs the lines run (the
@@ -990,8 +998,7 @@ function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolea
     analyseNested(an, cmd, 'cron entry', scope);
     // the program of the line's first command, as written
     const words = cmd.split(/[;&|]/)[0]!.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
-    const exe = words[0] ?? '';
-    const word = SCRIPT_RUNNERS.test(exe.slice(exe.lastIndexOf('/') + 1)) ? words.slice(1).find((a) => !a.startsWith('-')) : exe;
+    const word = programWord(words);
     if (word !== undefined && /^[/~]/.test(word) && !/[*?[$`]/.test(word)) runs.push(normalizePath(word, an.cwd, an.home));
   }
   return { runs: [...new Set(runs)], asRoot };
