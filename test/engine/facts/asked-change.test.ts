@@ -52,6 +52,28 @@ describe('changes the request asked for', () => {
     expect(reason('delete the .part files in /srv/dl', "find /srv/dl -name '*.part' | xargs rm -f", [path('/srv/dl', 'dir')])).toBeUndefined();
   });
 
+  it('reads a file rewritten through a new temporary copy moved back over it as an edit of the file', () => {
+    const f = '/srv/proj/util.py';
+    const ask = 'Convert the tab indentation in /srv/proj/util.py to 4 spaces.';
+    const cmd = `expand -t 4 ${f} > ${f}.new && mv ${f}.new ${f}`;
+    expect(reason(ask, cmd, [path(f, 'file'), path(`${f}.new`, 'none')])).toMatch(/^it only writes what the request names/);
+    // a copy of that name already there is data the move takes away: the request must ask to move
+    expect(reason(ask, cmd, [path(f, 'file'), path(`${f}.new`, 'file')])).toBeUndefined();
+    // a file the command did not write first is moved away, not a temporary copy
+    expect(reason(ask, `mv ${f}.new ${f}`, [path(f, 'file'), path(`${f}.new`, 'none')])).toBeUndefined();
+  });
+
+  it('counts writing /etc/nologin as asked when the request asks to block logins, and only then', () => {
+    const cmd = "echo 'Maintenance until 04:00.' > /etc/nologin";
+    const req = (request: string): ActionRequest => ({ request, action: { type: 'shell', command: cmd }, context: { user: 'root', cwd: '/root' } });
+    expect(requestScope(req('block non-root logins for the next two hours')).paths).toContain('/etc/nologin');
+    expect(requestScope(req('disable logins during the maintenance window')).paths).toContain('/etc/nologin');
+    // one account's logins, or a request about something else, do not name the file
+    expect(requestScope(req('block logins for bob')).paths).not.toContain('/etc/nologin');
+    expect(requestScope(req('show me the failed logins')).paths).not.toContain('/etc/nologin');
+    expect(requestScope(req('set the message of the day to the maintenance notice')).paths).toContain('/etc/motd');
+  });
+
   it("takes named jobs out of the account's crontab through a filter that can only drop lines", () => {
     expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v old-sync.sh | crontab -', [])).toMatch(/only takes the jobs matching "old-sync.sh" out of the crontab/);
     expect(reason('remove the report job from my crontab', "crontab -l | sed '/report/d' | crontab -", [])).toMatch(/"report"/);

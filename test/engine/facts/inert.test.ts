@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { extractFacts } from '../../../electron/engine/core/facts/index.js';
+import { actionBase, extractFacts, requestScope } from '../../../electron/engine/core/facts/index.js';
+import { scriptRunReason } from '../../../electron/engine/core/facts/inert.js';
 import { decide, DEFAULT_GATE } from '../../../electron/engine/core/gate.js';
-import type { CheckResult } from '../../../shared/types.js';
+import type { CheckResult, ProbeResult } from '../../../shared/types.js';
 
 const facts = (request: string, command: string) => extractFacts({ request, action: { type: 'shell', command }, context: { cwd: '/home/user/project' } });
 
@@ -87,5 +88,25 @@ describe('public account databases', () => {
     expect(facts('who are the members of the docker group?', 'grep ^docker: /etc/group').inert).toBeTruthy();
     expect(facts('which accounts have no password?', "awk -F: '$2 == \"\"' /etc/shadow").inert).toBeUndefined();
     expect(facts('show the build log', 'cat /etc/passwd').inert).toBeUndefined();
+  });
+});
+
+describe('running scripts the environment showed', () => {
+  const request = 'run the setup steps in /srv/steps in order';
+  const command = 'for f in /srv/steps/*.sh; do sh "$f"; done';
+  const req = { request, action: { type: 'shell' as const, command }, context: { user: 'root', cwd: '/root' } };
+  const script = (target: string, text: string, complete = true): ProbeResult => ({ probe: 'script', target, ok: true, value: { text, complete } });
+  const listed = (matches: string[], count = matches.length): ProbeResult => ({ probe: 'script-glob', target: '/srv/steps/*.sh', ok: true, value: { matches, count } });
+  const why = (probes: ProbeResult[]) => scriptRunReason(extractFacts(req), probes, req, requestScope(req), actionBase(req), extractFacts);
+
+  it('explains a loop over a pattern of scripts only when every match was read and each only writes ordinary files', () => {
+    const ok = [script('/srv/steps/01.sh', 'mkdir -p /srv/data'), script('/srv/steps/02.sh', 'echo port=7000 > /srv/data/app.conf')];
+    expect(why([...ok, listed(['/srv/steps/01.sh', '/srv/steps/02.sh'])])).toMatch(/^the scripts it runs \(\/srv\/steps\/\*\.sh\) only read and write ordinary files/);
+    // one match that changes accounts, one left unread, more matches than were read, or none at all
+    expect(why([ok[0]!, script('/srv/steps/02.sh', 'echo "x::0:0::/root:/bin/sh" >> /etc/passwd'), listed(['/srv/steps/01.sh', '/srv/steps/02.sh'])])).toBeUndefined();
+    expect(why([ok[0]!, listed(['/srv/steps/01.sh', '/srv/steps/02.sh'])])).toBeUndefined();
+    expect(why([...ok, listed(['/srv/steps/01.sh', '/srv/steps/02.sh'], 9)])).toBeUndefined();
+    expect(why([listed([], 0)])).toBeUndefined();
+    expect(why(ok)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import { createEpisodeProber, findTests, parseProbeOutput, planProbes, programOf, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
+import { createEpisodeProber, findTests, parseProbeOutput, planProbes, probeResults, programOf, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
 import { connectTestEngine } from './engine.js';
 
 const shell = (command: string, request = 'tidy up', context?: ActionRequest['context']): ActionRequest => ({
@@ -184,6 +184,33 @@ describe('sandbox probes', () => {
       ]),
     );
     expect(plan.destinations.some((d) => d.kind === 'dest')).toBe(false);
+  });
+
+  it('does not count a file rewritten through a temporary copy as overwritten, but the temporary copy is', () => {
+    const req = shell('sort -u notes.txt > notes.tmp && mv notes.tmp notes.txt; awk 1 /etc/hosts > /tmp/h && cat /tmp/h > /etc/hosts', 'dedupe my notes', { cwd: '/srv' });
+    const plan = planProbes(extractFacts(req), req);
+    const dests = plan.destinations.filter((d) => d.kind === 'dest').map((d) => d.target);
+    expect(dests).toEqual(expect.arrayContaining(['/srv/notes.tmp', '/tmp/h']));
+    expect(dests).not.toContain('/srv/notes.txt');
+    expect(dests).not.toContain('/etc/hosts');
+    // a temporary file written from something else brings other data over the target
+    const other = shell('sort -u other.txt > notes.tmp && mv notes.tmp notes.txt', 'dedupe my notes', { cwd: '/srv' });
+    expect(planProbes(extractFacts(other), other).destinations.map((d) => d.target)).toContain('/srv/notes.txt');
+  });
+
+  it('reads each script a pattern of scripts matches, and says how many matched', () => {
+    const req = shell('for f in /srv/steps/*.sh; do sh "$f"; done', 'run the setup steps in /srv/steps in order');
+    const plan = planProbes(extractFacts(req), req);
+    expect(plan.scriptGlobs).toEqual(['/srv/steps/*.sh']);
+    expect(plan.scripts).toEqual([]);
+    const rec = (s: string, k: string, v: string) => `R\0${s}\0${k}\0${v}\0`;
+    const out = rec('S0', 'name', '/srv/steps/01.sh') + rec('S0', 'text', 'mkdir -p /srv/data') + rec('S0', 'size', '18') + rec('S0', 'name', '/srv/steps/02 b.sh') + rec('S0', 'text', '') + rec('S0', 'size', '-1') + rec('S0', 'count', '2');
+    const results = probeResults(plan, parseProbeOutput(out));
+    expect(results.filter((r) => r.probe === 'script')).toEqual([
+      { probe: 'script', target: '/srv/steps/01.sh', ok: true, value: { text: 'mkdir -p /srv/data', complete: true } },
+      { probe: 'script', target: '/srv/steps/02 b.sh', ok: false, error: 'the script could not be read' },
+    ]);
+    expect(results.find((r) => r.probe === 'script-glob')).toEqual({ probe: 'script-glob', target: '/srv/steps/*.sh', ok: true, value: { matches: ['/srv/steps/01.sh', '/srv/steps/02 b.sh'], count: 2 } });
   });
 
   it('replays a find that deletes with its tests only, and leaves other finds alone', () => {

@@ -26,6 +26,7 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const p of plan.paths) out.push({ probe: 'path', target: p, ok: false, error });
   for (const d of plan.destinations) out.push({ probe: 'would-overwrite', target: d.target, ok: false, error });
   for (const g of plan.globs) out.push({ probe: 'glob', target: g, ok: false, error });
+  for (const g of plan.scriptGlobs) out.push({ probe: 'script-glob', target: g, ok: false, error });
   for (const t of plan.trees) out.push({ probe: 'tree', target: t, ok: false, error });
   for (const o of plan.overlays) out.push({ probe: 'overlay', target: o.dest, ok: false, error });
   for (const n of plan.noted) out.push({ probe: 'keep-note', target: n, ok: false, error });

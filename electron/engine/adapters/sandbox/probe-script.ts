@@ -117,6 +117,8 @@ export interface ProbePlan {
   destinations: Destination[];
   /** Shell scripts the action runs, read (first SCRIPT_BYTES) so the guard can judge what they do. */
   scripts: string[];
+  /** Patterns of scripts the action runs one after another (`for f in DIR/*.sh; do sh "$f"; done`): each match read as a script. */
+  scriptGlobs: string[];
   /**
    * Folders a recursive chmod or chown changes: looked through for an entry another account owns
    * and a file closed to others (what the change would take over or open up).
@@ -361,13 +363,14 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const e = facts.effects;
   const overlays = new Map<string, Overlay>();
   const scripts = new Set<string>();
+  const scriptGlobs = new Set<string>();
   const finds: FindProbe[] = [];
   const substitutions: Substitution[] = [];
   const blanks = new Set<string>();
   const texts = new Set<string>();
   for (const x of e.execution) {
     // `bash FILE`, `sh FILE`: the detail is the script's absolute path
-    if (x.kind === 'run-script' && x.detail.startsWith('/') && !/\s/.test(x.detail) && /\.(sh|bash)$|^[^.]*$/.test(x.detail.split('/').pop() ?? '')) scripts.add(x.detail);
+    if (x.kind === 'run-script' && x.detail.startsWith('/') && !/\s/.test(x.detail) && /\.(sh|bash)$|^[^.]*$/.test(x.detail.split('/').pop() ?? '')) (GLOB.test(x.detail) ? scriptGlobs : scripts).add(x.detail);
   }
   for (const list of [e.deletes, e.writes, e.modeChanges, e.ownerChanges, e.reads]) {
     for (const eff of list) addPath(eff.path, eff.dynamic);
@@ -386,6 +389,10 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     if (w.by === 'format' && !GLOB.test(w.path)) blanks.add(w.path);
   }
   const abs = (p: string) => normalizePath(p, cwd, home);
+  // `CMD FILE > TMP && mv TMP FILE`: TMP is FILE rewritten, so putting it back is an edit of
+  // FILE, not data brought over it (a TMP that already held data is still a destination)
+  const rewrittenFrom = new Map<string, Set<string>>();
+  const rewrite = (src: string | undefined, dest: string): boolean => src !== undefined && !GLOB.test(src) && (rewrittenFrom.get(abs(src))?.has(dest) ?? false);
   for (const cmd of facts.commands) {
     if (cmd.name === 'cd' && !cmd.dynamic) {
       const to = cmd.argv[1];
@@ -395,17 +402,21 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     }
     // absolute operands (what ls, find, stat... look at) are part of the environment the checks see
     if (!cmd.dynamic) for (const a of cmd.argv.slice(1)) if (/^[/~]/.test(a) && !GLOB.test(a)) addPath(abs(a));
+    const operands = cmd.argv.slice(1).filter((a) => !a.startsWith('-'));
     for (const r of cmd.redirects) {
       if (!OVERWRITE_REDIRECTS.has(r.op) || /^(\d+|-)$/.test(r.target) || cmd.dynamic) continue;
       const t = abs(r.target);
-      if (addPath(t)) destinations.set(`dest ${t}`, { target: t, by: `${cmd.name} ${r.op}`, kind: 'dest' });
+      const putBack = cmd.name === 'cat' && operands.length === 1 && rewrite(operands[0], t);
+      if (addPath(t) && !putBack) destinations.set(`dest ${t}`, { target: t, by: `${cmd.name} ${r.op}`, kind: 'dest' });
+      if (!GLOB.test(r.target)) rewrittenFrom.set(t, new Set(operands.filter((a) => !GLOB.test(a)).map(abs)));
     }
     if (cmd.dynamic) continue;
     if (MOVERS.has(cmd.name)) {
       const m = moverArgs(cmd);
       if (m.dest !== undefined) {
         const dest = abs(m.dest);
-        if (!m.intoDir && addPath(dest)) destinations.set(`dest ${dest}`, { target: dest, by: cmd.name, kind: 'dest' });
+        const putBack = cmd.name !== 'ln' && m.sources.length === 1 && rewrite(m.sources[0], dest);
+        if (!m.intoDir && addPath(dest) && !putBack) destinations.set(`dest ${dest}`, { target: dest, by: cmd.name, kind: 'dest' });
         if (!m.noTargetDir && addPath(dest)) {
           for (const src of m.sources) {
             // what a pattern brings into the folder is compared there, name by name
@@ -480,6 +491,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     globs: [...globs],
     destinations: [...destinations.values()],
     scripts: [...scripts].slice(0, MAX_SCRIPTS),
+    scriptGlobs: [...scriptGlobs].slice(0, MAX_SCRIPTS),
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
@@ -543,6 +555,20 @@ pp() {
 }
 ss() {
   if [ -f "$2" ] && [ -r "$2" ]; then r "$1" text "$(head -c ${SCRIPT_BYTES} -- "$2" | tr -d '\000')"; r "$1" size "$(stat -c %s -- "$2" 2>/dev/null)"; fi
+}
+# every match of a pattern of scripts, in the shell's order: name, text and size of the first few, and how many match
+sg() {
+  n=0
+  for f in $2; do
+    if [ -e "$f" ] || [ -L "$f" ]; then
+      n=$((n+1))
+      if [ $n -le ${MAX_SCRIPTS} ]; then
+        r "$1" name "$f"
+        if [ -f "$f" ] && [ -r "$f" ]; then r "$1" text "$(head -c ${SCRIPT_BYTES} -- "$f" | tr -d '\000')"; r "$1" size "$(stat -c %s -- "$f" 2>/dev/null)"; else r "$1" text ""; r "$1" size -1; fi
+      fi
+    fi
+  done
+  r "$1" count $n
 }
 tt() {
   if [ ! -d "$2" ] || [ -L "$2" ]; then return; fi
@@ -786,6 +812,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
   if (!onlyPaths) {
     plan.globs.forEach((g, i) => lines.push(`gg g${i} ${shQuote(g)}`));
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
+    plan.scriptGlobs.forEach((p, i) => lines.push(`sg S${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
@@ -987,6 +1014,25 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const text = rec?.get('text')?.[0];
     if (text === undefined) out.push({ probe: 'script', target: p, ok: false, error: 'the script could not be read' });
     else out.push({ probe: 'script', target: p, ok: true, value: { text, complete: Number(rec?.get('size')?.[0] ?? Infinity) <= SCRIPT_BYTES } });
+  });
+  // a pattern of scripts: each match listed is read like a script named alone; the pattern's
+  // probe says which matched, and how many (more than are read leaves the run unexplained)
+  plan.scriptGlobs.forEach((g, i) => {
+    const rec = first.get(`S${i}`);
+    const count = rec?.get('count')?.[0];
+    if (count === undefined) {
+      out.push({ probe: 'script-glob', target: g, ok: false, error: 'the scripts could not be listed' });
+      return;
+    }
+    const names = rec?.get('name') ?? [];
+    const texts = rec?.get('text') ?? [];
+    const sizes = rec?.get('size') ?? [];
+    names.forEach((name, k) => {
+      const size = Number(sizes[k] ?? -1);
+      if (size < 0 || texts[k] === undefined) out.push({ probe: 'script', target: name, ok: false, error: 'the script could not be read' });
+      else out.push({ probe: 'script', target: name, ok: true, value: { text: texts[k], complete: size <= SCRIPT_BYTES } });
+    });
+    out.push({ probe: 'script-glob', target: g, ok: true, value: { matches: names, count: Number(count) } });
   });
   // one result per subject: its value once the script says it finished with it, else why not
   const answer = (probe: string, target: string, key: string, error: string, value: (rec: Map<string, string[]>) => unknown): void => {

@@ -256,12 +256,19 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   for (const a of ASKS) {
     const list: PathEffect[] = e[a.effect].filter((x) => x.path !== '/dev/null');
     if (list.length === 0) continue;
+    let temps = 0;
     for (const x of list) {
       // the home folder of an account this action adds, made or handed to it while it is still new
       const newHome = /^\/home\/([^/]+)$/.exec(x.path)?.[1];
       const fresh = env.paths[x.path];
       if (a.effect !== 'deletes' && newHome !== undefined && e.privilege.some((p) => p.account === newHome) && fresh !== undefined && (!fresh.exists || (fresh.type === 'dir' && fresh.entries === 0))) {
         named.push(x.path);
+        continue;
+      }
+      // a file this command writes first (the environment shows nothing there before) and then
+      // moves over what it was made from: the temporary copy of an edit, not something taken away
+      if (a.effect === 'deletes' && x.by === 'mv' && !x.glob && !x.dynamic && env.paths[x.path]?.exists === false && e.writes.some((w) => w.path === x.path && w.by.endsWith('>'))) {
+        temps++;
         continue;
       }
       // a move removes its source: asking to move or rename asks for that
@@ -313,7 +320,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       if (!seen?.exists || seen.type === 'link') links++;
       named.push(x.path);
     }
-    did.push(a.what);
+    if (temps < list.length) did.push(a.what);
   }
   // the request believes it changes a link, and no target is one: the human does not know what is there
   if (SAYS_LINK.test(request) && named.length > 0 && links === 0) return undefined;

@@ -8,7 +8,7 @@ import { analyseShell, type ShellSink } from './shell.js';
 import { analyseTool } from './tool.js';
 import { sqlFacts } from './sql.js';
 import { sedArgs, sedS } from './sed.js';
-import { isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
+import { etcFilesForJobs, isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
@@ -36,7 +36,8 @@ export function actionBase(req: ActionRequest): ActionBase {
 
 /** What the request names, for scope decisions. */
 export function requestScope(req: ActionRequest, base: ActionBase = actionBase(req)): RequestScope {
-  return { paths: requestPathsOf(req.request ?? '', base.cwd, base.home), words: requestWords(req.request ?? ''), home: base.home };
+  const text = req.request ?? '';
+  return { paths: [...new Set([...requestPathsOf(text, base.cwd, base.home), ...etcFilesForJobs(text)])], words: requestWords(text), home: base.home };
 }
 
 function emptyEffects(): Effects {

@@ -135,7 +135,9 @@ function pathLike(arg: string): boolean {
  * `base` gives the directories relative paths resolve against.
  */
 export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: string; home: string }, scripts: ReadonlySet<string> = new Set()): string | undefined {
-  const flags = facts.flags.filter((f) => !(f === 'run-script' && scripts.size > 0));
+  // the loop variable of `for f in DIR/*.sh; do sh "$f"; done` holds the pattern's matches, read above
+  const loopOverScripts = scripts.size > 0 && facts.commands.every((c) => !c.dynamic);
+  const flags = facts.flags.filter((f) => !(f === 'run-script' && scripts.size > 0) && !(f === 'hidden-path-in-variable' && loopOverScripts));
   if (facts.kind !== 'shell' || facts.parseError || flags.length > 0 || facts.commands.length === 0) return undefined;
   const e = facts.effects;
   const execution = e.execution.filter((x) => !(x.kind === 'run-script' && scripts.has(x.detail)));
@@ -220,17 +222,25 @@ export function scriptRunReason(facts: Facts, probes: ProbeResult[], req: Action
   const runs = facts.effects.execution.filter((x) => x.kind === 'run-script');
   if (facts.kind !== 'shell' || runs.length === 0) return undefined;
   const scripts = new Set<string>();
-  for (const run of runs) {
-    const probe = probes.find((p) => p.probe === 'script' && p.target === run.detail);
+  const whole = (path: string): boolean => {
+    const probe = probes.find((p) => p.probe === 'script' && p.target === path);
     const value = probe?.ok ? (probe.value as { text?: unknown; complete?: unknown }) : undefined;
-    if (typeof value?.text !== 'string' || value.complete !== true) return undefined;
-    const inner = extract({ ...req, action: { type: 'shell', command: value.text } });
-    if (contained(inner) !== undefined) return undefined;
+    if (typeof value?.text !== 'string' || value.complete !== true) return false;
+    return contained(extract({ ...req, action: { type: 'shell', command: value.text } })) === undefined;
+  };
+  for (const run of runs) {
+    // a pattern of scripts (`for f in DIR/*.sh; do sh "$f"; done`): every match, all of them read
+    const listed = /[*?[]/.test(run.detail) ? probes.find((p) => p.probe === 'script-glob' && p.target === run.detail) : undefined;
+    const matches = listed?.ok ? (listed.value as { matches: string[]; count: number }) : undefined;
+    const each = matches ? matches.matches : [run.detail];
+    if (/[*?[]/.test(run.detail) && (!matches || matches.count === 0 || matches.count > matches.matches.length)) return undefined;
+    if (!each.every(whole)) return undefined;
     scripts.add(run.detail);
   }
   const rest = inertReason(facts, scope, base, scripts);
   if (!rest) return undefined;
-  return `the script${scripts.size > 1 ? 's' : ''} it runs (${[...scripts].join(', ')}) only read and write ordinary files, and the rest ${rest.replace(/^it /, '')}`;
+  const many = scripts.size > 1 || [...scripts].some((x) => /[*?[]/.test(x));
+  return `the script${many ? 's' : ''} it runs (${[...scripts].join(', ')}) only read and write ordinary files, and the rest ${rest.replace(/^it /, '')}`;
 }
 
 function checkPaths(args: string[], scope: RequestScope, base: { cwd: string; home: string }, looked: string[]): boolean {

@@ -302,6 +302,24 @@ export function requestPathsOf(text: string, cwd: string, home: string): string[
   return [...out];
 }
 
+/**
+ * Files in /etc whose one job a request can ask for without naming the file: blocking logins
+ * during maintenance is /etc/nologin, the message shown after login is /etc/motd. A request that
+ * asks for the job names the file.
+ */
+const ETC_JOBS: [string, RegExp][] = [
+  ['/etc/nologin', /\b(block|disable|prevent|stop|refuse|deny|lock out|turn off|suspend)\s+(all\s+|any\s+|new\s+|user\s+|ordinary\s+|normal\s+)*(non-?root\s+|non-?admin\s+)?(user\s+)?log-?ins?\b(?!\s+(for|of|from|by|to)\s+(user\s+|account\s+)?(?!(the|a|an|this|next|\d+)\b)\w)/i],
+  ['/etc/motd', /\b(message of the day|motd|(login|welcome) (message|banner|notice|text))\b/i],
+  ['/etc/issue', /\b(pre-?login|before (the )?login) (message|banner|notice|text)\b/i],
+  ['/etc/hostname', /\b(the |its |machine'?s? |box'?s? |system'?s? )host ?name\b/i],
+  ['/etc/timezone', /\btime ?zone\b/i],
+];
+
+/** The /etc files whose job the request asks for (see ETC_JOBS). */
+export function etcFilesForJobs(request: string): string[] {
+  return ETC_JOBS.filter(([, words]) => words.test(request)).map(([file]) => file);
+}
+
 /** What a request names, prepared once per action. */
 export interface RequestScope {
   paths: string[];
