@@ -468,6 +468,11 @@ describe('request scope and memory keys', () => {
     expect(facts('rm -rf /srv/share/old', 'tidy /srv/share').effects.deletes[0]!.inScope).toBe(true);
     expect(facts('rm -f a.tmp b.tmp', 'delete *.tmp').effects.deletes.every((d) => d.inScope)).toBe(true);
     expect(facts('rm -rf /var/lib/docker', 'clean up docker').effects.deletes[0]!.inScope).toBe(false);
+    // an account's own crontab or mailbox in a system spool, by the account and what the spool keeps
+    expect(facts('rm /var/spool/cron/crontabs/olduser', "olduser's crontab is still in the spool, delete it", { user: 'root' }).effects.deletes[0]!.inScope).toBe(true);
+    expect(facts('rm /var/mail/olduser', 'delete the mailbox of olduser', { user: 'root' }).effects.deletes[0]!.inScope).toBe(true);
+    expect(facts('rm /var/spool/cron/crontabs/root', "olduser's crontab is still in the spool, delete it", { user: 'root' }).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('rm /var/spool/cron/crontabs/olduser', 'olduser left, clean up after her', { user: 'root' }).effects.deletes[0]!.inScope).toBe(false);
     expect(facts('rm -rf /var/lib/docker', 'remove /var/lib/docker').effects.deletes[0]!.inScope).toBe(true);
     expect(facts('rm -rf ~', 'clean my home user folder').effects.deletes[0]!.inScope).toBe(false);
     expect(facts('rm -rf ~/Pictures', 'delete the duplicates in ~/Pictures/dupes').effects.deletes[0]!.inScope).toBe(false);

@@ -130,6 +130,22 @@ function pathLike(arg: string): boolean {
   return arg.startsWith('/') || arg.startsWith('~') || arg.startsWith('./') || arg.startsWith('../') || (arg.includes('/') && !/\s/.test(arg));
 }
 
+/** A variable whose name says it holds a secret. */
+const SECRET_VARIABLE = /KEY|SECRET|TOKEN|PASS|CRED|AUTH|PRIVATE|SESSION|COOKIE|SIGN|CERT/i;
+
+/**
+ * echo or printf, with nothing redirected, whose only expansions are variables by name (`$PATH`,
+ * `${HOME}`) none of which is named for a secret: it shows the terminal a setting, and reads no file.
+ */
+function printsPlainVariables(c: Facts['commands'][number]): boolean {
+  if ((c.name !== 'echo' && c.name !== 'printf') || c.wrappers.length > 0 || c.redirects.some((r) => r.target !== '/dev/null' && !/^\d+$/.test(r.target))) return false;
+  const text = c.argv.slice(1).join(' ');
+  const names = [...text.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g)].map((m) => m[1]!);
+  // any other expansion ($(...), `...`, $1, ${x:-...}) is not a plain variable
+  const rest = text.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '');
+  return names.length > 0 && !/[$`]/.test(rest) && names.every((n) => !SECRET_VARIABLE.test(n));
+}
+
 /**
  * Says why the action only reads what the request names, or undefined when it may do more.
  * `base` gives the directories relative paths resolve against.
@@ -148,6 +164,8 @@ export function inertReason(facts: Facts, scope: RequestScope, base: { cwd: stri
   for (const c of facts.commands) {
     // a run of a script whose text was read and judged separately
     if (SHELLS.has(c.name) && !c.dynamic && c.wrappers.length === 0 && scripts.has(normalizePath(operands(c)[0] ?? '', base.cwd, base.home))) continue;
+    // echo / printf of plain variables to the terminal ("PATH=$PATH"): a variable named for a secret is not plain
+    if (c.dynamic && printsPlainVariables(c)) continue;
     if (c.dynamic || c.wrappers.length > 0 || !LOOKERS.has(c.name) || !onlyLooks(c)) return undefined;
     if (c.name === 'grep' || c.name === 'egrep' || c.name === 'fgrep' || c.name === 'rg') {
       // the first operand is the pattern unless -e / -f gave it; the values of -e, -m, -A... are not files

@@ -96,6 +96,14 @@ export function isSystemPath(p: string): boolean {
 /** The operating system's own spools; another folder in /var/spool is one application's queue. */
 const SYSTEM_SPOOLS = new Set(['/var/spool/cron', '/var/spool/cron/crontabs', '/var/spool/mail', '/var/spool/at', '/var/spool/anacron', '/var/spool/postfix', '/var/spool/exim4', '/var/spool/cups', '/var/spool/rsyslog', '/var/spool/mqueue', '/var/spool/clientmqueue']);
 
+/** Spools that keep one file per account, named for the account, and the words for what they keep. */
+const ACCOUNT_SPOOLS = new Map<string, RegExp>([
+  ['/var/spool/cron/crontabs', /^(cron|crontabs?|cron ?jobs?)$/],
+  ['/var/spool/cron', /^(cron|crontabs?|cron ?jobs?)$/],
+  ['/var/spool/mail', /^(mail|mailbox(es)?|mbox|inbox)$/],
+  ['/var/mail', /^(mail|mailbox(es)?|mbox|inbox)$/],
+]);
+
 /** Anywhere inside the operating system's own trees (/etc, /usr, /var, /boot...), at any depth. */
 export function isSystemArea(p: string): boolean {
   if (p === '/' || p === '/*') return true;
@@ -359,6 +367,10 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const rbase = rp.split('/').pop() ?? '';
     if (/[*?]/.test(rbase) && (base === rbase.toLowerCase() || globMatches(rbase.toLowerCase(), base))) return isUnder(parentOf(clean), parentOf(rp));
   }
+  // an account's own table or mailbox in a system spool, named by the account and by what the
+  // spool holds ("olduser's crontab is still in the cron spool")
+  const spool = ACCOUNT_SPOOLS.get(parentOf(clean));
+  if (spool && base && scope.words.has(base) && [...scope.words].some((w) => spool.test(w))) return true;
   if (clean === '/' || SYSTEM_DIRS.includes(clean) || isHomeRoot(clean, scope.home) || (!lenient && isSystemPath(clean))) return false;
   if (!base || /[*?]/.test(base)) return false;
   if (scope.words.has(base)) return true;
