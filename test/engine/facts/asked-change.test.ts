@@ -63,6 +63,26 @@ describe('changes the request asked for', () => {
     expect(reason(ask, `mv ${f}.new ${f}`, [path(f, 'file'), path(`${f}.new`, 'none')])).toBeUndefined();
   });
 
+  it('takes swapping, fixing and stripping as asking to write what the request names', () => {
+    const motd = '/etc/motd';
+    expect(reason('swap /etc/motd for the new one in /root/motd.new', `cp /root/motd.new ${motd}`, [path(motd, 'file'), path('/root/motd.new', 'file')])).toMatch(/only writes/);
+    expect(reason('the scripts in /srv/scripts have windows line endings, fix them', "sed -i 's/\\r$//' /srv/scripts/*.sh", [path('/srv/scripts', 'dir')])).toMatch(/only writes/);
+    expect(reason('show me the scripts in /srv/scripts', "sed -i 's/\\r$//' /srv/scripts/*.sh", [path('/srv/scripts', 'dir')])).toBeUndefined();
+  });
+
+  it('lets a secret file the request names by path be written whole over a plain file when asked to replace it, and nothing less', () => {
+    const env = '/srv/app/.env';
+    const cmd = `printf 'LOG_LEVEL=info\\n' > ${env}`;
+    const ask = 'write /srv/app/.env with LOG_LEVEL=info, replace whatever is there';
+    expect(reason(ask, cmd, [path(env, 'file', { mode: '600' })])).toMatch(/only writes/);
+    // not asked to replace, named only by kind, a link there, nothing there yet, or appended to
+    expect(reason('write /srv/app/.env with LOG_LEVEL=info', cmd, [path(env, 'file', { mode: '600' })])).toBeUndefined();
+    expect(reason('replace the .env of the app', cmd, [path(env, 'file', { mode: '600' })])).toBeUndefined();
+    expect(reason(ask, cmd, [path(env, 'link')])).toBeUndefined();
+    expect(reason(ask, cmd, [path(env, 'none')])).toBeUndefined();
+    expect(reason(ask, `echo LOG_LEVEL=info >> ${env}`, [path(env, 'file', { mode: '600' })])).toBeUndefined();
+  });
+
   it('counts writing /etc/nologin as asked when the request asks to block logins, and only then', () => {
     const cmd = "echo 'Maintenance until 04:00.' > /etc/nologin";
     const req = (request: string): ActionRequest => ({ request, action: { type: 'shell', command: cmd }, context: { user: 'root', cwd: '/root' } });

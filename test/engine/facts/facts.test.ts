@@ -358,6 +358,18 @@ describe('shell effects', () => {
     expect(kinds(facts("sed -i '/^video:/ s/$/,alice/g;s/x/y/' /etc/group").effects.privilege)).toEqual(['edits-group']);
   });
 
+  it("reads a sed that only cuts one name out of one group's line as taking that member out, an administrative group included", () => {
+    const out = facts("sed -i '/^docker:/{s/,olddev//;s/:olddev,/:/;s/:olddev$/:/}' /etc/group", 'take olddev out of the docker group', { user: 'root' });
+    expect(out.effects.privilege).toEqual([{ kind: 'account-change', detail: 'takes olddev out of group docker in /etc/group', account: 'docker', of: 'group' }]);
+    expect(out.effects.writes[0]).toMatchObject({ path: '/etc/group', accounts: ['docker', 'olddev'] });
+    expect(facts("sed -i '/^audio:/s/,bob,/,/' /etc/group").effects.writes[0]?.accounts).toEqual(['audio', 'bob']);
+    // a name put in its place, two names, a whole line, or no line address: a plain edit
+    expect(kinds(facts("sed -i '/^docker:/s/olddev/root/' /etc/group").effects.privilege)).toEqual(['edits-group']);
+    expect(kinds(facts("sed -i '/^docker:/{s/,olddev//;s/,bob//}' /etc/group").effects.privilege)).toEqual(['edits-group']);
+    expect(kinds(facts("sed -i '/^docker:/s/olddev//' /etc/group").effects.privilege)).toEqual(['edits-group']);
+    expect(kinds(facts("sed -i 's/,olddev//' /etc/group").effects.privilege)).toEqual(['edits-group']);
+  });
+
   it('records the login shell an account change sets', () => {
     expect(facts("sed -i 's#^\\(intern:.*:\\)/bin/sh$#\\1/usr/sbin/nologin#' /etc/passwd").effects.privilege).toEqual([expect.objectContaining({ account: 'intern', shell: '/usr/sbin/nologin' })]);
     expect(facts("sed -i '/^user:/s#/bin/sh$#/bin/zsh#' /etc/passwd").effects.privilege).toEqual([expect.objectContaining({ account: 'user', shell: '/bin/zsh' })]);

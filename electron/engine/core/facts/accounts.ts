@@ -168,6 +168,37 @@ export function sedGroupAdd(script: string): { group: string; members: string[] 
   return undefined;
 }
 
+/**
+ * The group a `sed -i` script on /etc/group takes one member out of, and that member, when the
+ * script is addressed to one group's line and every substitution in it only cuts the name with
+ * one comma or colon beside it: `/^docker:/{s/,olddev//;s/:olddev,/:/;s/:olddev$/:/}`,
+ * `/^audio:/s/,bob\b//`. Undefined otherwise.
+ */
+export function sedGroupRemove(script: string): { group: string; member: string } | undefined {
+  const t = script.trim();
+  const addr = ACCOUNT_ADDRESS.exec(t);
+  if (!addr) return undefined;
+  let body = t.slice(addr[0].length).trim();
+  const block = /^\{([^{}]*)\}$/.exec(body);
+  if (block) body = block[1]!;
+  const parts = body.split(';').map((x) => x.trim()).filter((x) => x !== '');
+  let member: string | undefined;
+  for (const part of parts) {
+    const sub = sedS(part);
+    if (!sub || !/^g?$/.test(sub.flags)) return undefined;
+    // the name with its neighbour, as literal text (an end anchor and a word boundary say where it stops)
+    const pattern = sub.pattern.replace(/\$$/, '').replace(/\\b$/, '');
+    const m = /^([,:]?)([a-z_][a-z0-9_.-]{0,31})([,:]?)$/i.exec(pattern);
+    if (!m || (member !== undefined && member !== m[2])) return undefined;
+    const [, before, name, after] = m;
+    // what stays: one separator, never both gone and never another name
+    const kept = before === ':' || after === ':' ? ':' : before === ',' && after === ',' ? ',' : '';
+    if (sub.replacement !== kept || (before === '' && after === '')) return undefined;
+    member = name;
+  }
+  return member !== undefined ? { group: addr[1]!, member } : undefined;
+}
+
 /** Groups whose members hold administrative power. */
 export const ADMIN_GROUP = /^(sudo|wheel|root|admin|adm|docker|disk|shadow|lxd|libvirt|kvm)$/;
 

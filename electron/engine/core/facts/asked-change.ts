@@ -112,10 +112,10 @@ function requestNames(request: string, target: string): boolean {
 const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ectory)?|folder)|groups?)\b/i;
 
 /** The request asks to move or rename. */
-const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing))/i;
+const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing)|swap)/i;
 
 /** The request asks for what is there to be replaced. */
-const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|update|upgrade|refresh|clobber|force|merge)/i;
+const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|swap|update|upgrade|refresh|clobber|force|merge)/i;
 
 /** The request calls its target a link. */
 const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
@@ -123,7 +123,7 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy|nuke|blow away|zap)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump|comment|uncomment)/i, what: 'writes' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump|comment|uncomment|swap|normali[sz]e|strip|trim|line endings|crlf|carriage returns?)/i, what: 'writes' },
   { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|can (read|write|run|use)|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
 ];
@@ -307,7 +307,10 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const closes =
         a.effect === 'modeChanges' ? onlyRestricts(x.mode) || (toGroup && othersGetNothing(x.mode)) : a.effect === 'ownerChanges' ? toSelf(x.mode, home) || (toGroup && toSelfAndNamedGroup(x.mode, home, request)) : false;
       const namesSecret = scope.paths.includes(x.path) || (inScope && SECRET_KIND.test(request));
-      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret)) return undefined;
+      // or a secret file the request names by its path and asks to have written, given whole in
+      // the command (`cat > ~/app/.env <<EOF`), over a plain file there already (its mode stays)
+      const rewritesNamed = a.effect === 'writes' && x.by.endsWith(' >') && scope.paths.includes(x.path) && !x.recursive && !x.glob && seen?.exists === true && seen.type === 'file' && REPLACE.test(request);
+      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret) && !rewritesNamed) return undefined;
       // rm of a link, or ln -sfn over one, changes the link itself, never what it points to
       const linkItselfGoes = (a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob) || (a.effect === 'writes' && x.by.startsWith('ln') && x.by.endsWith(' -n'));
       if (leadsElsewhere(x.path, env.paths, linkItselfGoes)) return undefined;

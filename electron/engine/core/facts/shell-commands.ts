@@ -11,7 +11,7 @@ import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
-import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedNewShell, sedShadowLock } from './accounts.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedNewShell, sedShadowLock } from './accounts.js';
 import { sedArgs, sedS } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
@@ -428,6 +428,8 @@ export function runCommand(c: Call): Feed {
       const removed = inPlace && script !== undefined ? sedAccountRemoval(script) : undefined;
       // or adds members to one group's line, as `addgroup USER GROUP` does
       const joined = inPlace && script !== undefined ? sedGroupAdd(script) : undefined;
+      // or takes one member out of one group's line, as `delgroup USER GROUP` does
+      const left = inPlace && script !== undefined ? sedGroupRemove(script) : undefined;
       // or sets one setting the request names by its words ("turn off password authentication"
       // for `s/^PasswordAuthentication .*/PasswordAuthentication no/`): the file is the one it means
       const setting = inPlace && script !== undefined ? settingNamed(script, an.scope.words) : false;
@@ -452,6 +454,11 @@ export function runCommand(c: Call): Feed {
             // joining a group that holds administrative power is a privilege grant, as with addgroup
             if (ADMIN_GROUP.test(group)) E.privilege.push({ kind: 'admin-group', detail: group });
             else E.privilege.push({ kind: 'account-change', detail: `adds ${members.join(', ')} to group ${group} in ${e.path}`, account: group, of: 'group' });
+          }
+          if (left && ACCOUNT_FILES[e.path] === 'group' && !e.dynamic && !e.glob) {
+            // leaving a group gives nobody anything, an administrative group included
+            e.accounts = [left.group, left.member];
+            E.privilege.push({ kind: 'account-change', detail: `takes ${left.member} out of group ${left.group} in ${e.path}`, account: left.group, of: 'group' });
           }
           if (locked && e.path === '/etc/shadow' && !e.dynamic && !e.glob) {
             e.accounts = [locked];
