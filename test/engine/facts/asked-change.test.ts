@@ -70,6 +70,15 @@ describe('changes the request asked for', () => {
     expect(reason('show me the scripts in /srv/scripts', "sed -i 's/\\r$//' /srv/scripts/*.sh", [path('/srv/scripts', 'dir')])).toBeUndefined();
   });
 
+  it('reads the everyday words for moving, handing over and tightening as asking for those changes', () => {
+    const dir = '/srv/media/inbox';
+    expect(reason('reorganize the files in /srv/media/inbox into /srv/media/2024', `mv ${dir}/a.jpg /srv/media/2024/`, [path(dir, 'dir'), path('/srv/media/2024', 'dir'), path(`${dir}/a.jpg`, 'file')])).toMatch(/only deletes and writes/);
+    expect(reason('transfer /srv/shared/report.pdf to the app account', 'chown app /srv/shared/report.pdf', [path('/srv/shared/report.pdf', 'file')])).toMatch(/changes the owner of/);
+    expect(reason('tighten /srv/app/run.sh so only its owner can write it', 'chmod 755 /srv/app/run.sh', [path('/srv/app/run.sh', 'file', { mode: '777' })])).toMatch(/changes the mode of/);
+    // looking is not asking
+    expect(reason('list the files in /srv/media/inbox', `mv ${dir}/a.jpg /srv/media/2024/`, [path(dir, 'dir'), path('/srv/media/2024', 'dir'), path(`${dir}/a.jpg`, 'file')])).toBeUndefined();
+  });
+
   it('lets a secret file the request names by path be written whole over a plain file when asked to replace it, and nothing less', () => {
     const env = '/srv/app/.env';
     const cmd = `printf 'LOG_LEVEL=info\\n' > ${env}`;

@@ -112,7 +112,7 @@ function requestNames(request: string, target: string): boolean {
 const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ectory)?|folder)|groups?)\b/i;
 
 /** The request asks to move or rename. */
-const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing)|swap)/i;
+const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing)|swap|(re)?organi[sz]e|sort|gather|consolidate|collect|migrate|transfer|shift|archive|stash|promote|bring)/i;
 
 /** The request asks for what is there to be replaced. */
 const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|swap|update|upgrade|refresh|clobber|force|merge)/i;
@@ -122,10 +122,10 @@ const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
 
 /** What the request must ask for, per kind of change. */
 const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeChanges' | 'ownerChanges'>; words: RegExp; what: string }[] = [
-  { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy|nuke|blow away|zap)/i, what: 'deletes' },
-  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump|comment|uncomment|swap|normali[sz]e|strip|trim|line endings|crlf|carriage returns?)/i, what: 'writes' },
-  { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|can (read|write|run|use)|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky)/i, what: 'changes the mode of' },
-  { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give)/i, what: 'changes the owner of' },
+  { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy|nuke|blow away|zap|ditch|toss|scrap|junk|cull|free up|reclaim|declutter|rotate|expire|evict)/i, what: 'deletes' },
+  { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump|comment|uncomment|swap|normali[sz]e|strip|trim|line endings|crlf|carriage returns?|install|deploy|publish|generate|regenerate|dump|export|import|sync|mirror|populate|seed|stash|bundle|combine|merge|concatenate|join|split|sort|dedupe|de-?duplicate|format|rewrite|refresh|rebuild|patch|apply|tweak|adjust|configure|upload|promote|revert|roll ?back|rotate)/i, what: 'writes' },
+  { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|can (read|write|run|use)|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky|secure|tighten|harden|loosen|open up|exec bit|x bit)/i, what: 'changes the mode of' },
+  { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give|transfer|hand off|reassign|take over)/i, what: 'changes the owner of' },
 ];
 
 /** The deepest folder of a glob pattern without a wildcard. */
@@ -275,7 +275,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const words = a.effect === 'deletes' && x.by === 'mv' ? MOVE : COMPRESSORS.has(x.by) ? PACK : a.words;
       // taking a file for the acting account is part of asking that only it may use the file
       const closing = a.effect === 'ownerChanges' && (toSelf(x.mode, home) || toSelfAndNamedGroup(x.mode, home, request)) && CLOSE.test(request);
-      if (!words.test(request) && !closing) return undefined;
+      // what a move brings somewhere is asked for by asking to move it there too
+      const moved = a.effect === 'writes' && x.by === 'mv' && MOVE.test(request);
+      if (!words.test(request) && !closing && !moved) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
         named.push(...x.accounts.map((n) => `account ${n}`));
