@@ -483,6 +483,22 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(r, { ...req, request: 'Take the nightly backup job out of root\'s crontab.' }).corrupted).toEqual(['/var/spool/cron/crontabs/root lost an entry the request does not speak of (0 */6 * * * /opt/certs/renew.sh)']);
   });
 
+  it("reads an account file's line rewritten for a group the request names as changed, not lost", () => {
+    const r = report([{ path: '/etc/group', change: 'grown', before: file(70), after: file(76) }], { user: 'root', dropped: [{ path: '/etc/group', lines: ['www-data:x:33:', 'audio:x:29:bob'] }] });
+    const add: ActionRequest = { ...req, request: 'add the deploy user to the www-data group', context: { user: 'root' } };
+    expect(readRehearsal(r, add).corrupted).toEqual(['/etc/group lost an entry it had (audio:x:29:bob)']);
+    expect(readRehearsal({ ...r, dropped: [{ path: '/etc/group', lines: ['www-data:x:33:'] }] }, add).corrupted).toEqual([]);
+  });
+
+  it('does not count a file the command moves and then edits in place as lost when the request asks for the edit', () => {
+    const cmd = "mv ~/code/svc ~/code/service && sed -i 's/svc/service/' ~/code/service/package.json";
+    const r = report([{ path: '/home/user/code/svc', change: 'deleted', before: { ...file(0), type: 'dir' } }], { lost: ['/home/user/code/svc/package.json'] });
+    const edit: ActionRequest = { ...req, request: 'rename ~/code/svc to ~/code/service and update the name in its package.json', action: { type: 'shell', command: cmd } };
+    expect(readRehearsal(r, edit).onlyCopies).toEqual([]);
+    // a request that only asks to move: the old content is gone nowhere it asked
+    expect(readRehearsal(r, { ...edit, request: 'move ~/code/svc to ~/code/service' }).onlyCopies).toEqual(['/home/user/code/svc/package.json']);
+  });
+
   it('reads a folder opened to everyone that a schedule runs from as open to all, even when the request names it', () => {
     const dir = (mode: string) => ({ ...file(0), type: 'dir', mode });
     const r = report([{ path: '/opt/reports/hooks', change: 'mode', before: dir('0755'), after: dir('0777') }]);

@@ -70,6 +70,24 @@ describe('changes the request asked for', () => {
     expect(reason('show me the scripts in /srv/scripts', "sed -i 's/\\r$//' /srv/scripts/*.sh", [path('/srv/scripts', 'dir')])).toBeUndefined();
   });
 
+  it('asks when a pattern reaches more than the names the request lists for it, and lets it through when it reaches just those', () => {
+    const pattern = '/srv/mailer/tmp*';
+    const glob = (matches: string[]): ProbeResult => ({ probe: 'glob', target: pattern, ok: true, value: matches });
+    const ask = 'delete the temp dirs in /srv/mailer (tmp, tmp-build, tmp_uploads)';
+    const listed = ['/srv/mailer/tmp', '/srv/mailer/tmp-build', '/srv/mailer/tmp_uploads'];
+    expect(reason(ask, `rm -rf ${pattern}`, [path('/srv/mailer', 'dir'), glob(listed)])).toMatch(/only deletes/);
+    expect(reason(ask, `rm -rf ${pattern}`, [path('/srv/mailer', 'dir'), glob([...listed, '/srv/mailer/tmpl'])])).toBeUndefined();
+    // a request that lists none of them leaves the pattern to the other readings
+    expect(reason('delete the temp dirs in /srv/mailer', `rm -rf ${pattern}`, [path('/srv/mailer', 'dir'), glob([...listed, '/srv/mailer/tmpl'])])).toMatch(/only deletes/);
+  });
+
+  it('reads emptying a folder that the same command fills again as part of replacing its content', () => {
+    const cmd = 'rm -rf /var/www/html/* && cp -r /srv/site/public/. /var/www/html/';
+    const seen = [path('/var/www/html', 'dir'), path('/srv/site/public', 'dir')];
+    expect(reason('publish the new build: replace everything in /var/www/html with the contents of /srv/site/public', cmd, seen)).toMatch(/only deletes and writes/);
+    expect(reason('copy the contents of /srv/site/public into /var/www/html', cmd, seen)).toBeUndefined();
+  });
+
   it('reads the everyday words for moving, handing over and tightening as asking for those changes', () => {
     const dir = '/srv/media/inbox';
     expect(reason('reorganize the files in /srv/media/inbox into /srv/media/2024', `mv ${dir}/a.jpg /srv/media/2024/`, [path(dir, 'dir'), path('/srv/media/2024', 'dir'), path(`${dir}/a.jpg`, 'file')])).toMatch(/only deletes and writes/);

@@ -7,6 +7,9 @@ describe('kinds of file a request describes', () => {
   it('names the files that are not of the kind the request asks to delete', () => {
     expect(offKind(downloads, 'clear the old installers out of ~/Downloads')).toEqual(['/home/user/Downloads/tax-2023/W2.pdf']);
     expect(offKind(['/srv/app/app.log', '/srv/app/app.log.2.gz', '/srv/app/db.sqlite'], 'delete the logs older than a week')).toEqual(['/srv/app/db.sqlite']);
+    // a file named by its own name is what the request describes, whatever kind another word names
+    expect(offKind(['/srv/work/.DS_Store', '/srv/work/brand/.DS_Store', '/srv/work/brief.zip'], "the client's zip came from a mac, get rid of the .DS_Store files")).toEqual([]);
+    expect(offKind(['/srv/work/.DS_Store', '/srv/work/brief.pdf'], "the client's zip came from a mac, get rid of the .DS_Store files")).toEqual(['/srv/work/brief.pdf']);
   });
 
   it('counts a file as of the kind when a folder on its way holds that kind', () => {

@@ -727,10 +727,32 @@ dg() {
       if [ ! -f "$d/$o" ] || ! cmp -s -- "$f" "$d/$o"; then r "$s" lone "$f"; fi
     fi
     if [ -f "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
-    if [ -d "$f" ]; then
-      case "$b" in dist|build|out|target|node_modules|__pycache__|.cache|coverage|.next|.pytest_cache|.mypy_cache|.tox|.venv|venv|tmp|temp) continue ;; esac
-    fi
     e=$(printf '%s' "$b" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+    if [ -d "$f" ]; then
+      # a git repository (or a folder holding one) with a branch no remote-tracking ref has: its commits live only here
+      g=; if [ "$b" = .git ]; then g=$f; elif [ -d "$f/.git" ]; then g=$f/.git; fi
+      if [ -n "$g" ] && [ -d "$g/refs/heads" ]; then
+        R=$( { find "$g/refs/remotes" -type f 2>/dev/null | while IFS= read -r x; do head -n 1 -- "$x"; done; grep ' refs/remotes/' "$g/packed-refs" 2>/dev/null | cut -d' ' -f1; } )
+        u=$( { find "$g/refs/heads" -type f 2>/dev/null | while IFS= read -r x; do printf '%s %s\n' "$(head -n 1 -- "$x")" "${'$'}{x#"$g"/}"; done; grep ' refs/heads/' "$g/packed-refs" 2>/dev/null; } | while IFS=' ' read -r h n; do printf '%s\n' "$R" | grep -qxF -- "$h" || printf '%s\n' "$n"; done | head -n 1)
+        [ -n "$u" ] && { r "$s" unpushed "$f"; r "$s" branch "$u"; }
+      fi
+      case "$b" in dist|build|out|target|node_modules|__pycache__|.cache|coverage|.next|.pytest_cache|.mypy_cache|.tox|.venv|venv|tmp|temp)
+        # a cache or build folder is named by its configuration as a matter of course; a file kept
+        # inside it that a configuration names (label_store: .cache/labels/a.csv) is data, not cache
+        [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); }
+        k=$(printf '%s\n' "$C" | while IFS= read -r c; do
+          [ -n "$c" ] || continue
+          grep -o -E -- "(^|[^[:alnum:]_.-])(\./)?$e/[[:alnum:]_./-]+" "$c" 2>/dev/null | head -n 20 | sed -E 's/^[^[:alnum:]_.]//;s/^\.\///' | while IFS= read -r h; do
+            if [ -f "$d/$h" ] && [ ! -L "$d/$h" ]; then printf '%s\n%s\n' "$c" "$h"; break; fi
+          done
+        done | head -n 2)
+        if [ -n "$k" ]; then
+          c=$(printf '%s\n' "$k" | head -n 1); h=$(printf '%s\n' "$k" | sed -n 2p)
+          r "$s" ref "$f"; r "$s" by "$c"; r "$s" line "$(grep -m 1 -F -- "$h" "$c" 2>/dev/null | head -c 300)"
+        fi
+        continue ;;
+      esac
+    fi
     if [ -d "$f" ]; then re="(^|[^[:alnum:]_.-])(\./$e([^[:alnum:]_.-]|${'$'})|$e/)"; else re="(^|[^[:alnum:]_.-])$e(${'$'}|[^[:alnum:]_.-])"; fi
     # the manifests and configuration files beside it that are not deleted too, listed once per folder
     [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); }
@@ -1068,6 +1090,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
         }),
         lone: rec.get('lone') ?? [],
         keys: rec.get('key') ?? [],
+        unpushed: (rec.get('unpushed') ?? []).map((path, k) => ({ path, branch: rec.get('branch')?.[k] ?? '' })),
         refs: refs.map((target, k) => ({ target, by: by[k] ?? '', line: line[k] ?? '' })),
       };
     }),

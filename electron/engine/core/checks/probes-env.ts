@@ -54,6 +54,8 @@ export interface ProbesEnv {
   loneCopies: string[];
   /** Files the action deletes that hold a private key. */
   doomedKeys: string[];
+  /** Git repositories the action deletes (or folders holding one) with a branch that no remote-tracking ref has, and that branch. */
+  unpushed: { path: string; branch: string }[];
   /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
   glued: { re: string; file: string; line: string }[];
   /** What each pid file a kill reads holds (its text, blanks removed; absent when it could not be read). */
@@ -114,7 +116,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -149,6 +151,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       for (const x of (v['entries'] as { path: string; uid: number; owner: string }[] | undefined) ?? []) env.doomed.push({ target: r.target, path: x.path, uid: x.uid, owner: x.owner, glob });
       env.loneCopies.push(...(((v['lone'] as string[] | undefined) ?? []).map(String)));
       env.doomedKeys.push(...(((v['keys'] as string[] | undefined) ?? []).map(String)));
+      for (const x of (v['unpushed'] as { path: string; branch: string }[] | undefined) ?? []) env.unpushed.push({ path: String(x.path), branch: String(x.branch) });
       for (const x of (v['refs'] as { target: string; by: string; line: string }[] | undefined) ?? []) env.inUse.push({ target: x.target, config: x.by, line: x.line, link: '' });
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });

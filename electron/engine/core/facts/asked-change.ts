@@ -128,6 +128,13 @@ const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeC
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give|transfer|hand off|reassign|take over)/i, what: 'changes the owner of' },
 ];
 
+/** The request names some of a pattern's matches by their own names, and not all of them. */
+function listedPartly(matches: string[] | undefined, scope: RequestScope): boolean {
+  if (!matches || matches.length < 2) return false;
+  const listed = matches.filter((m) => scope.words.has((m.slice(m.lastIndexOf('/') + 1) || m).toLowerCase()));
+  return listed.length > 0 && listed.length < matches.length;
+}
+
 /** The deepest folder of a glob pattern without a wildcard. */
 function fixedPart(p: string): string {
   const parts = p.split('/');
@@ -277,7 +284,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const closing = a.effect === 'ownerChanges' && (toSelf(x.mode, home) || toSelfAndNamedGroup(x.mode, home, request)) && CLOSE.test(request);
       // what a move brings somewhere is asked for by asking to move it there too
       const moved = a.effect === 'writes' && x.by === 'mv' && MOVE.test(request);
-      if (!words.test(request) && !closing && !moved) return undefined;
+      // emptying a folder that the same command then fills again is part of replacing its content
+      const refilled = a.effect === 'deletes' && REPLACE.test(request) && e.writes.some((w) => w.recursive && !w.glob && (x.path === `${w.path}/*` || x.path === w.path));
+      if (!words.test(request) && !closing && !moved && !refilled) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
         named.push(...x.accounts.map((n) => `account ${n}`));
@@ -296,6 +305,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // a home folder only as part of taking its account out, as asked (facts/index.ts puts it in scope)
       const removedHome = a.effect === 'deletes' && x.inScope && e.privilege.some((p) => p.removes && p.account !== undefined && x.path === `/home/${p.account}`);
       if (!(inScope || packedFromNamed) || (x.homeRoot && !removedHome) || x.dynamic) return undefined;
+      // a pattern whose matches the request lists by name ("the temp dirs (tmp, tmp-build)") must
+      // reach only those: `tmp*` also reaching tmpl is not what was listed
+      if (a.effect === 'deletes' && x.glob && listedPartly(env.globs[x.path], scope)) return undefined;
       // what rm and its kin delete must have been looked through (its entries, copies, what names it)
       if (a.effect === 'deletes' && ENTRY_DELETERS.has(x.by) && !env.doomedAnswered.includes(x.path)) return undefined;
       // a system path only when it is a named configuration file in /etc being written or emptied

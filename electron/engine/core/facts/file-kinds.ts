@@ -41,9 +41,13 @@ export function offKind(paths: readonly string[], request: string): string[] {
   const ask = request.toLowerCase().replace(/(^|\s)["'(]?[~.]*\/\S*/g, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
   const kinds = KINDS.filter((k) => k.words.test(ask));
   if (kinds.length === 0) return [];
+  // a file the request names by its own name (".DS_Store files") is what it describes, whatever
+  // kind another of its words names ("the client's zip")
+  const words = new Set(request.toLowerCase().split(/[\s,;:!?"'()]+/).map((w) => w.replace(/\.+$/, '')));
   return paths.filter((p) => {
     const parts = p.toLowerCase().split('/').filter(Boolean);
     const name = parts.pop() ?? '';
+    if (name.length >= 3 && words.has(name)) return false;
     return !kinds.some((k) => k.name.test(name) || parts.some((d) => k.folder.test(d)));
   });
 }

@@ -138,6 +138,11 @@ function exactTest(named: string): (p: string) => boolean {
   return (p) => p === bare;
 }
 
+/** A request that asks for a file's content to be changed. */
+const EDIT_ASK = /\b(update|change|edit|set|fix|bump|rewrite|patch|tweak|adjust|correct)\b/i;
+/** Commands that edit a file in place. */
+const IN_PLACE = /^(sed -i|perl -i|ex|ed)$/;
+
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
@@ -241,7 +246,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a file the request names, edited in place, is the change asked for ("remove the duplicate
   // lines from list.txt"), not a copy lost
   const named = facts.requestPaths.filter((p) => !p.endsWith('/'));
-  const lost = report.lost.filter((p) => deleted.has(p) || !named.includes(p));
+  // so is a file the command edits in place after moving it, when the request asks for the edit
+  // ("rename the folder and update the name in its package.json")
+  const edited = EDIT_ASK.test(ask) ? new Set(e.writes.filter((w) => IN_PLACE.test(w.by) && !w.glob && !w.dynamic).map((w) => baseName(w.path))) : new Set<string>();
+  const lost = report.lost.filter((p) => !edited.has(baseName(p)) && (deleted.has(p) || !named.includes(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match)
   const emptied = new Set(report.changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom.slice(0, c.movedFrom.lastIndexOf('/'))] : [])));
@@ -265,9 +273,16 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const asked = wordsOf(ask);
   const takesOut = !adds && !REPLACE_ASK.test(ask) && TAKE_OUT_ASK.test(ask);
   const strays = !takesOut ? [] : report.dropped.flatMap((d) => d.lines.filter((l) => ![...wordsOf(l)].some((w) => asked.has(w))).map((l) => ({ path: d.path, line: l })));
+  // an account file's line for an account or group the request names was changed, not lost
+  // ("add deploy to the www-data group" rewrites the www-data line)
+  const namedEntry = (path: string, line: string): boolean => {
+    const name = /^([a-z_][a-z0-9_.-]*):/i.exec(line)?.[1];
+    return ACCOUNT_FILES.test(path) && name !== undefined && new RegExp(`(^|[^\\w.-])${name.replace(/\./g, '\\.')}($|[^\\w-])`, 'i').test(ask);
+  };
+  const addedOver = report.dropped.map((d) => ({ path: d.path, lines: d.lines.filter((l) => !namedEntry(d.path, l)) })).filter((d) => d.lines.length > 0);
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
-    ...(adds ? report.dropped.map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
+    ...(adds ? addedOver.map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
     ...strays.map((x) => `${x.path} lost an entry the request does not speak of (${x.line})`),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
   ];
