@@ -77,6 +77,9 @@ describe('changes the request asked for', () => {
     const listed = ['/srv/mailer/tmp', '/srv/mailer/tmp-build', '/srv/mailer/tmp_uploads'];
     expect(reason(ask, `rm -rf ${pattern}`, [path('/srv/mailer', 'dir'), glob(listed)])).toMatch(/only deletes/);
     expect(reason(ask, `rm -rf ${pattern}`, [path('/srv/mailer', 'dir'), glob([...listed, '/srv/mailer/tmpl'])])).toBeUndefined();
+    // one name given as an example of a series is not a list
+    const logs = '/srv/log/access.log.*';
+    expect(reason('delete the rotated logs (access.log.1, .2, ...) in /srv/log', `rm -f ${logs}`, [path('/srv/log', 'dir'), { probe: 'glob', target: logs, ok: true, value: ['/srv/log/access.log.1', '/srv/log/access.log.2'] }])).toMatch(/only deletes/);
     // a request that lists none of them leaves the pattern to the other readings
     expect(reason('delete the temp dirs in /srv/mailer', `rm -rf ${pattern}`, [path('/srv/mailer', 'dir'), glob([...listed, '/srv/mailer/tmpl'])])).toMatch(/only deletes/);
   });

@@ -128,11 +128,15 @@ const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeC
   { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give|transfer|hand off|reassign|take over)/i, what: 'changes the owner of' },
 ];
 
-/** The request names some of a pattern's matches by their own names, and not all of them. */
+/**
+ * The request lists a pattern's matches by their own names (two or more: "tmp, tmp-build and
+ * tmp_uploads"), and the pattern reaches others too. One name given as an example of a series
+ * ("access.log.1, .2, ...") is not such a list.
+ */
 function listedPartly(matches: string[] | undefined, scope: RequestScope): boolean {
   if (!matches || matches.length < 2) return false;
   const listed = matches.filter((m) => scope.words.has((m.slice(m.lastIndexOf('/') + 1) || m).toLowerCase()));
-  return listed.length > 0 && listed.length < matches.length;
+  return listed.length >= 2 && listed.length < matches.length;
 }
 
 /** The deepest folder of a glob pattern without a wildcard. */
