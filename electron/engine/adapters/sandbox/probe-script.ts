@@ -98,6 +98,15 @@ export interface Destination {
   kind: 'dest' | 'into';
 }
 
+/**
+ * A line of a note that says the file it names is needed: a keep note, or a file to restore or
+ * recover from, to roll back to, still needed.
+ */
+export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
+
+/** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
+export const PRODUCTION_MARK = '(^|[^a-z0-9])(prod|production)([^a-z0-9]|$)';
+
 /** A file a program keeps to say it is running, or to hold others off: app.pid, .lock, LOCK, db.lck. */
 const LOCK_FILE = /(\.(pid|lock|lck)|^\.?(lock|lockfile)|^LOCK)$/i;
 
@@ -687,6 +696,27 @@ nz() {
   if [ -f "$2" ] && [ ! -L "$2" ]; then r "$1" bytes "$(head -c ${BLANK_BYTES} -- "$2" 2>/dev/null | tr -d '\000' | head -c 1 | wc -c)"; fi
   r "$1" done 1
 }
+# what every account's shell start-up files name inside that account's home ($HOME and ~ read as
+# it): a folder put on PATH, a file sourced. One line each: the path, the file, the line
+lp() {
+  for h in /root /home/*; do
+    [ -d "$h" ] || continue
+    for c in "$h/.profile" "$h/.bashrc" "$h/.bash_profile" "$h/.zshrc" "$h/.zprofile" "$h/.shrc" "$h/.kshrc"; do
+      [ -f "$c" ] && [ -r "$c" ] || continue
+      head -c ${NOTE_BYTES} -- "$c" 2>/dev/null | grep -v '^[[:space:]]*#' | while IFS= read -r l; do
+        printf '%s\n' "$l" | grep -oE '(\$HOME|\$\{HOME\}|~|/)[[:alnum:]_./-]+' | while IFS= read -r x; do
+          case "$x" in
+            '$HOME'*) x="$h${'$'}{x#\$HOME}" ;;
+            '${'$'}{HOME}'*) x="$h${'$'}{x#\$\{HOME\}}" ;;
+            '~'*) x="$h${'$'}{x#\~}" ;;
+          esac
+          x=${'$'}{x%/}
+          case "$x" in "$h"/?*/*|"$h"/?*) printf '%s\t%s\t%s\n' "$x" "$c" "$(printf '%s' "$l" | head -c 200)" ;; esac
+        done
+      done
+    done
+  done
+}
 iu() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
   # the first line naming it, in /etc or a crontab; in the account files not the lines of
@@ -697,6 +727,12 @@ iu() {
     else x=$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300); fi
     if [ -n "$x" ]; then r "$1" config "$c"; r "$1" line "$x"; break; fi
   done
+  [ -n "$PRD" ] || { PR=$(lp); PRD=1; }
+  x=$(printf '%s\n' "$PR" | while IFS='	' read -r y c l; do
+    [ -n "$y" ] || continue
+    case "$y" in "$2"|"$2"/*) printf '%s\t%s\n' "$c" "$l"; break ;; esac
+  done)
+  if [ -n "$x" ]; then r "$1" config "${'$'}{x%%	*}"; r "$1" line "${'$'}{x#*	}"; fi
   p=${'$'}{2%/*}; [ -z "$p" ] && p=/
   l=$(find "$p" -xdev -maxdepth 3 \( -path /usr -o -path /bin -o -path /sbin -o -path /lib -o -path /lib64 \) -prune -o -type l -print 2>/dev/null | head -n 500 | while IFS= read -r x; do
     case "$x" in "$2"|"$2"/*) continue ;; esac
@@ -714,20 +750,49 @@ rc() {
     [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf '%s\n' "$c"
   done
 }
+# the notes (text a person wrote: *.txt, *.md, README, NOTES) and the program sources beside $1,
+# $2 = what is deleted (a source deleted too does not count; a note does, it still says what it says)
+nb() {
+  for c in "$1"/* "$1"/.[!.]*; do
+    [ -f "$c" ] && [ ! -L "$c" ] || continue
+    case "${'$'}{c##*/}" in
+      *.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*) k=note ;;
+      *.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.php|*.go|*.java|*.pl|*.sh|Makefile|*.mk|Procfile) k=src ;;
+      *) continue ;;
+    esac
+    [ $k = src ] && printf '%s\n' "$2" | grep -qxF -- "$c" && continue
+    [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf '%s %s\n' "$k" "$c"
+  done
+}
+# the first file kept inside a folder of $1 (its name escaped for grep -E: $2) that file $3 names
+# by a path through that folder (label_store: .cache/labels/a.csv)
+kf() {
+  grep -o -E -- "(^|[^[:alnum:]_.-])(\./)?$2/[[:alnum:]_./-]+" "$3" 2>/dev/null | head -n 20 | sed -E 's/^[^[:alnum:]_.]//;s/^\.\///' | while IFS= read -r h; do
+    if [ -f "$1/$h" ] && [ ! -L "$1/$h" ]; then printf '%s\n' "$h"; break; fi
+  done
+}
 dg() {
-  s=$1; pd=; C=
+  s=$1; pd=; C=; N=
   T=$(xp "$2" | while IFS= read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
   printf '%s\n' "$T" | while IFS= read -r f; do
     [ -z "$f" ] && continue
     r "$s" entry "$f"; r "$s" owner "$(stat -c '%u:%U' -- "$f" 2>/dev/null)"
     [ -L "$f" ] && continue
     b=${'$'}{f##*/}; d=${'$'}{f%/*}; [ -z "$d" ] && d=/
-    o=$(printf '%s' "$b" | sed -E 's/^(.+) \([0-9]{1,3}\)(\.[^ ]*)?$/\1\2/;t;s/^(.+)( - Copy| copy| Copy)(\.[^ ]*)?$/\1\3/;t;s/^Copy of (.+)$/\1/')
+    # (every step below that needs a program of its own runs only where it can find something:
+    # a pattern may reach hundreds of entries, all looked at within the probe's time)
+    case "$b" in
+      *' ('*')'*|*' - Copy'*|*' copy'*|*' Copy'*|'Copy of '*) o=$(printf '%s' "$b" | sed -E 's/^(.+) \([0-9]{1,3}\)(\.[^ ]*)?$/\1\2/;t;s/^(.+)( - Copy| copy| Copy)(\.[^ ]*)?$/\1\3/;t;s/^Copy of (.+)$/\1/') ;;
+      *) o=$b ;;
+    esac
     if [ "$o" != "$b" ] && [ -f "$f" ] && command -v cmp >/dev/null 2>&1; then
       if [ ! -f "$d/$o" ] || ! cmp -s -- "$f" "$d/$o"; then r "$s" lone "$f"; fi
     fi
-    if [ -f "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
-    e=$(printf '%s' "$b" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+    if [ -f "$f" ] && [ -s "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
+    # the manifests and configuration files beside it that are not deleted too, and the notes and
+    # program sources, listed once per folder
+    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"); }
+    if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(printf '%s' "$b" | sed 's/[][\.*^$+?(){}|/]/\\&/g'); fi
     if [ -d "$f" ]; then
       # a git repository (or a folder holding one) with a branch no remote-tracking ref has: its commits live only here
       g=; if [ "$b" = .git ]; then g=$f; elif [ -d "$f/.git" ]; then g=$f/.git; fi
@@ -739,13 +804,10 @@ dg() {
       case "$b" in dist|build|out|target|node_modules|__pycache__|.cache|coverage|.next|.pytest_cache|.mypy_cache|.tox|.venv|venv|tmp|temp)
         # a cache or build folder is named by its configuration as a matter of course; a file kept
         # inside it that a configuration names (label_store: .cache/labels/a.csv) is data, not cache
-        [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); }
         k=$(printf '%s\n' "$C" | while IFS= read -r c; do
           [ -n "$c" ] || continue
-          grep -o -E -- "(^|[^[:alnum:]_.-])(\./)?$e/[[:alnum:]_./-]+" "$c" 2>/dev/null | head -n 20 | sed -E 's/^[^[:alnum:]_.]//;s/^\.\///' | while IFS= read -r h; do
-            if [ -f "$d/$h" ] && [ ! -L "$d/$h" ]; then printf '%s\n%s\n' "$c" "$h"; break; fi
-          done
-        done | head -n 2)
+          h=$(kf "$d" "$e" "$c"); [ -n "$h" ] && { printf '%s\n%s\n' "$c" "$h"; break; }
+        done)
         if [ -n "$k" ]; then
           c=$(printf '%s\n' "$k" | head -n 1); h=$(printf '%s\n' "$k" | sed -n 2p)
           r "$s" ref "$f"; r "$s" by "$c"; r "$s" line "$(grep -m 1 -F -- "$h" "$c" 2>/dev/null | head -c 300)"
@@ -754,12 +816,23 @@ dg() {
       esac
     fi
     if [ -d "$f" ]; then re="(^|[^[:alnum:]_.-])(\./$e([^[:alnum:]_.-]|${'$'})|$e/)"; else re="(^|[^[:alnum:]_.-])$e(${'$'}|[^[:alnum:]_.-])"; fi
-    # the manifests and configuration files beside it that are not deleted too, listed once per folder
-    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); }
+    [ -n "$C$N" ] || continue
     printf '%s\n' "$C" | while IFS= read -r c; do
       [ -n "$c" ] || continue
       l=$(grep -m 1 -E -- "$re" "$c" 2>/dev/null | head -c 300)
       if [ -n "$l" ]; then r "$s" ref "$f"; r "$s" by "$c"; r "$s" line "$l"; break; fi
+    done
+    # a note beside it that names it and says it is needed ("restore from app.db.bak"), and a
+    # program beside a folder that reads a file kept inside it (render("tmpl/base.html"))
+    printf '%s\n' "$N" | while IFS=' ' read -r k c; do
+      [ -n "$c" ] || continue
+      if [ $k = note ]; then
+        l=$(grep -E -- "$re" "$c" 2>/dev/null | grep -m 1 -iE -- "$NEED" | head -c 300)
+        if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
+      elif [ -d "$f" ]; then
+        h=$(kf "$d" "$e" "$c")
+        if [ -n "$h" ]; then r "$s" ref "$f"; r "$s" by "$c"; r "$s" line "$(grep -m 1 -F -- "$h" "$c" 2>/dev/null | head -c 300)"; break; fi
+      fi
     done
   done
   r "$s" done 1
@@ -777,10 +850,22 @@ kn() {
 }
 ff() {
   s=$1; d=$2; shift 2
-  ( cd "$d" 2>/dev/null || cd / ; find "$@" -print 2>/dev/null ) | head -n ${FIND_MATCHES} | while IFS= read -r f; do
+  [ -n "$PRD" ] || { PR=$(lp); PRD=1; }
+  M=$( ( cd "$d" 2>/dev/null || cd / ; find "$@" -print 2>/dev/null ) | head -n ${FIND_MATCHES})
+  printf '%s\n' "$M" | while IFS= read -r f; do
+    [ -n "$f" ] || continue
     r "$s" match "$f"
     [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && kw "$s" "$f"
   done
+  # a match inside what an account's start-up files put on PATH or source
+  x=$(printf '%s\n' "$M" | while IFS= read -r f; do
+    case "$f" in /*) ;; *) f="$d/${'$'}{f#./}" ;; esac
+    printf '%s\n' "$PR" | while IFS='	' read -r y c l; do
+      [ -n "$y" ] || continue
+      case "$f" in "$y"|"$y"/*) printf '%s\t%s\t%s\n' "$f" "$c" "$l"; break ;; esac
+    done
+  done | head -n 1)
+  if [ -n "$x" ]; then r "$s" ref "${'$'}{x%%	*}"; y=${'$'}{x#*	}; r "$s" by "${'$'}{y%%	*}"; r "$s" line "${'$'}{y#*	}"; fi
   r "$s" done 1
 }
 # a find's pattern (DIR/**/NAME) as find matches NAME at every depth; DIR/**/* (a find that picks
@@ -838,6 +923,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`));
     plan.doomed.forEach((p, i) => lines.push(`dg d${i} ${shQuote(p)}`));
@@ -852,6 +938,9 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
+    // what the machine says it is: the first line of a login banner, its host name or an
+    // environment file under /etc that marks it as production
+    lines.push(`r - prod "$(grep -isE -m 1 -H -- ${shQuote(PRODUCTION_MARK)} /etc/motd /etc/issue /etc/hostname /etc/environment /etc/*/env /etc/*/*.env /etc/*/environment 2>/dev/null | head -n 1 | head -c 300)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
   }
   return lines.join('\n') + '\n';
@@ -1092,6 +1181,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
         keys: rec.get('key') ?? [],
         unpushed: (rec.get('unpushed') ?? []).map((path, k) => ({ path, branch: rec.get('branch')?.[k] ?? '' })),
         refs: refs.map((target, k) => ({ target, by: by[k] ?? '', line: line[k] ?? '' })),
+        notes: (rec.get('kept') ?? []).map((target, k) => ({ target, file: rec.get('note')?.[k] ?? '', says: rec.get('says')?.[k] ?? '' })),
       };
     }),
   );
@@ -1125,6 +1215,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const rec = first.get(`f${i}`);
     const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
     if (note) out.push({ probe: 'keep-note', target: f.target, ok: true, value: { file: abs(note), says: rec?.get('says')?.[0] ?? '' } });
+    const used = rec?.get('done')?.[0] === '1' ? rec.get('ref')?.[0] : undefined;
+    if (used) out.push({ probe: 'in-use', target: abs(used), ok: true, value: { config: rec?.get('by')?.[0] ?? '', line: rec?.get('line')?.[0] ?? '', link: '' } });
   });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   const who = first.get('-');
@@ -1132,6 +1224,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   out.push(user ? { probe: 'user', target: '', ok: true, value: user } : { probe: 'user', target: '', ok: false, error: 'no answer from the probe script' });
   const uid = who?.get('uid')?.[0];
   if (uid !== undefined && /^\d+$/.test(uid)) out.push({ probe: 'uid', target: '', ok: true, value: Number(uid) });
+  const prod = who?.get('prod')?.[0];
+  if (prod !== undefined) out.push({ probe: 'production-mark', target: '', ok: true, value: prod });
   // df -P: Filesystem 1024-blocks Used Available Capacity Mounted-on
   const avail = (who?.get('df')?.[0] ?? '').trim().split(/\s+/)[3];
   out.push(avail !== undefined && /^\d+$/.test(avail) ? { probe: 'free-disk', target: '/', ok: true, value: Number(avail) } : { probe: 'free-disk', target: '/', ok: false, error: 'df gave no answer' });

@@ -102,6 +102,11 @@ export interface ProbesEnv {
   user: string;
   freeKb: number;
   /**
+   * The line that marks the machine as production (a login banner, its host name, an environment
+   * file under /etc: `/etc/app/env:APP_ENV=production`), or '' when none does.
+   */
+  production: string;
+  /**
    * What running the command in a throwaway twin of the environment did: destructive changes to
    * places neither the command nor the request names, processes it stopped that neither names,
    * files holding a secret it left readable by every account, what it destroyed that a
@@ -116,7 +121,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -153,6 +158,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       env.doomedKeys.push(...(((v['keys'] as string[] | undefined) ?? []).map(String)));
       for (const x of (v['unpushed'] as { path: string; branch: string }[] | undefined) ?? []) env.unpushed.push({ path: String(x.path), branch: String(x.branch) });
       for (const x of (v['refs'] as { target: string; by: string; line: string }[] | undefined) ?? []) env.inUse.push({ target: x.target, config: x.by, line: x.line, link: '' });
+      for (const x of (v['notes'] as { target: string; file: string; says: string }[] | undefined) ?? []) env.keepNotes.push({ target: String(x.target), file: String(x.file), says: String(x.says) });
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
@@ -183,6 +189,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       env.rehearsal = { ran: true, unnamed: list(reading.unnamed), kills: list(reading.kills), exposed: list(reading.exposed), stillUsed: list(reading.stillUsed), onlyCopies: list(reading.onlyCopies), corrupted: list(reading.corrupted), openToAll: list(reading.openToAll), lockedOut: list(reading.lockedOut), grants: list(reading.grants), failed: String(reading.failed ?? 'the rehearsal was not read') };
     } else if (r.probe === 'user' && typeof v === 'string') env.user = v;
     else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;
+    else if (r.probe === 'production-mark' && typeof v === 'string') env.production = v;
   }
   return env;
 }

@@ -97,7 +97,7 @@ const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|cons
  */
 const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b.{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
-const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?)\b/i;
+const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go)\b/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
 /** A request to add something: a job, an account, a line, an entry. */
@@ -251,9 +251,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const edited = EDIT_ASK.test(ask) ? new Set(e.writes.filter((w) => IN_PLACE.test(w.by) && !w.glob && !w.dynamic).map((w) => baseName(w.path))) : new Set<string>();
   const lost = report.lost.filter((p) => !edited.has(baseName(p)) && (deleted.has(p) || !named.includes(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
-  // it (dot files a `*` did not match)
+  // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
+  // everything in it, so any request to move counts
   const emptied = new Set(report.changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom.slice(0, c.movedFrom.lastIndexOf('/'))] : [])));
-  const leftBehind = MOVE_ALL_ASK.test(ask) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
+  const leftBehind = MOVE_ALL_ASK.test(ask) || MOVE_ASK.test(ask) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
   // a pruning that kept only empty files of the kind it pruned (failed runs) threw the data away
   const prunedToEmpty = report.keptEmpty.flatMap((k) => k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`));
   const onlyCopies = [
