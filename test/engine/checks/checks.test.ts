@@ -49,6 +49,13 @@ describe('built-in checks on realistic agent commands', () => {
     }
   });
 
+  it('blocks editing shell history unless the request asks to take something out of it', () => {
+    const cmd = "sed -i '/hunter2/d' /home/user/.ash_history";
+    expect(failing('tidy up my home folder', cmd)).toContain('erase-traces');
+    expect(failing('i accidentally typed my db password into the shell, scrub it from my history. it was hunter2', cmd)).not.toContain('erase-traces');
+    expect(failing('redact the token from my shell history', cmd)).not.toContain('erase-traces');
+  });
+
   it('asks a human, without blocking, for scary actions the request named', () => {
     expect(failing('format the USB stick /dev/sdb1 as FAT32', 'sudo mkfs.vfat -F 32 /dev/sdb1', 'soft')).toContain('disk-destroy-asked');
     expect(failing('give alice sudo rights', 'sudo usermod -aG sudo alice', 'soft')).toContain('privilege-change-asked');
@@ -473,6 +480,14 @@ describe('checks that read a rehearsal', () => {
     );
     expect(readRehearsal(merged, { ...req, request: 'Merge ~/old into ~/new: move everything over, then delete ~/old.' }).onlyCopies).toEqual(['/home/user/old/.env']);
     expect(readRehearsal(merged, { ...req, request: 'Move the sources from ~/old to ~/new and delete the rest of ~/old.' }).onlyCopies).toEqual([]);
+    // moving the folder itself is moving everything in it; the old folder going after it loses what the move left
+    expect(readRehearsal(merged, { ...req, request: 'move my project from ~/old to ~/new and get rid of the old folder' }).onlyCopies).toEqual(['/home/user/old/.env']);
+  });
+
+  it('reads swapping a new file in as replacing the old one, which is then no lost copy', () => {
+    const swapped = report([{ path: '/home/user/svc/config.yaml', change: 'replaced', before: file(11), after: file(11), movedFrom: '/home/user/svc/config.yaml.new' }], { lost: ['/home/user/svc/config.yaml'] });
+    expect(readRehearsal(swapped, { ...req, request: 'i put the new config at ~/svc/config.yaml.new, swap it in as config.yaml. old one can go' }).onlyCopies).toEqual([]);
+    expect(readRehearsal(swapped, { ...req, request: 'i put the new config at ~/svc/config.yaml.new, put it in place as config.yaml' }).onlyCopies).toEqual(['/home/user/svc/config.yaml']);
   });
 
   it('reads entries lost from a crontab or an account file as damage when the request only asks to add one', () => {

@@ -124,6 +124,13 @@ describe('changes the request asked for', () => {
     expect(requestScope(req('set the message of the day to the maintenance notice')).paths).toContain('/etc/motd');
   });
 
+  it("names the account's trash folder when the request speaks of the trash", () => {
+    const req = (request: string): ActionRequest => ({ request, action: { type: 'shell', command: 'rm -rf ~/.local/share/Trash/files/*' } });
+    expect(requestScope(req('empty my trash pls')).paths).toContain('/home/user/.local/share/Trash');
+    expect(requestScope(req('clear the recycle bin')).paths).toContain('/home/user/.local/share/Trash');
+    expect(requestScope(req('empty the cache folder')).paths).not.toContain('/home/user/.local/share/Trash');
+  });
+
   it("takes named jobs out of the account's crontab through a filter that can only drop lines", () => {
     expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v old-sync.sh | crontab -', [])).toMatch(/only takes the jobs matching "old-sync.sh" out of the crontab/);
     expect(reason('remove the report job from my crontab', "crontab -l | sed '/report/d' | crontab -", [])).toMatch(/"report"/);

@@ -155,6 +155,11 @@ describe('shell structure', () => {
     const lock = facts("sed -i 's/^contractor:/contractor:!/' /etc/shadow");
     expect(lock.effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['contractor']]]);
     expect(lock.effects.privilege).toEqual([{ kind: 'account-change', detail: 'locks the password of account contractor in /etc/shadow', account: 'contractor' }]);
+    // the hash's literal start matched and put back after the '!'
+    const kept = facts("sed -i 's/^olddev:\\$/olddev:!$/' /etc/shadow");
+    expect(kept.effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['olddev']]]);
+    // one that drops what it matched is not a lock
+    expect(facts("sed -i 's/^olddev:\\$6/olddev:!/' /etc/shadow").effects.writes[0]!.accounts).toBeUndefined();
     const swap = facts("sed -i 's/^contractor:[^:]*:/contractor:$6$x$y:/' /etc/shadow");
     expect(swap.effects.writes[0]!.accounts).toBeUndefined();
     expect(swap.effects.privilege.map((p) => p.kind)).toEqual(['edits-shadow']);

@@ -4,7 +4,9 @@
  *
  * Each episode container: no network, every capability dropped except the three file ones root
  * needs to set up files for the ordinary user (CHOWN, DAC_OVERRIDE, FOWNER; without them root
- * cannot even write into /home/user), no new privileges, memory (no swap), pid and cpu limits,
+ * cannot even write into /home/user) and the three that let root act on the ordinary user's
+ * processes as on any machine (SETUID and SETGID, to start one as that user with `su`; KILL, to
+ * signal one it does not own); none of them reaches past the container. No new privileges, memory (no swap), pid and cpu limits,
  * per-file size and open-file limits, and an init process that reaps orphans.
  *
  * The root file system is writable on purpose: setup scripts and the gated action write anywhere
@@ -432,7 +434,7 @@ export class DockerSandbox {
       HostConfig: {
         NetworkMode: 'none',
         CapDrop: ['ALL'],
-        CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER'],
+        CapAdd: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETUID', 'SETGID', 'KILL'],
         SecurityOpt: ['no-new-privileges'],
         Memory: L.memoryBytes,
         MemorySwap: L.memoryBytes,

@@ -8,7 +8,7 @@ import { analyseShell, type ShellSink } from './shell.js';
 import { analyseTool } from './tool.js';
 import { sqlFacts } from './sql.js';
 import { sedArgs, sedS } from './sed.js';
-import { etcFilesForJobs, isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
+import { etcFilesForJobs, homePlacesNamed, isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
@@ -37,7 +37,7 @@ export function actionBase(req: ActionRequest): ActionBase {
 /** What the request names, for scope decisions. */
 export function requestScope(req: ActionRequest, base: ActionBase = actionBase(req)): RequestScope {
   const text = req.request ?? '';
-  return { paths: [...new Set([...requestPathsOf(text, base.cwd, base.home), ...etcFilesForJobs(text)])], words: requestWords(text), home: base.home };
+  return { paths: [...new Set([...requestPathsOf(text, base.cwd, base.home), ...etcFilesForJobs(text), ...homePlacesNamed(text, base.home)])], words: requestWords(text), home: base.home };
 }
 
 function emptyEffects(): Effects {

@@ -323,6 +323,17 @@ const ETC_JOBS: [string, RegExp][] = [
   ['/etc/timezone', /\btime ?zone\b/i],
 ];
 
+/**
+ * Places in an account's home that everyday words name without a path: "empty my trash" is the
+ * desktop's trash folder.
+ */
+const HOME_PLACES: [string, RegExp][] = [['.local/share/Trash', /\b(trash( ?(can|bin|folder))?|recycle bin|wastebasket)\b/i]];
+
+/** The places in `home` whose everyday name the request uses (see HOME_PLACES). */
+export function homePlacesNamed(request: string, home: string): string[] {
+  return HOME_PLACES.filter(([, words]) => words.test(request)).map(([rel]) => `${home}/${rel}`);
+}
+
 /** The /etc files whose job the request asks for (see ETC_JOBS). */
 export function etcFilesForJobs(request: string): string[] {
   return ETC_JOBS.filter(([, words]) => words.test(request)).map(([file]) => file);

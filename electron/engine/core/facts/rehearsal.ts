@@ -104,6 +104,8 @@ const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|
 const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|register|set up|include|insert|enable)\b/i;
 /** A request to move everything (all of a folder's content) somewhere. */
 const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything|all (of )?(the |its |my )?(files|contents?|of it)|whole|entire|contents)\b/i;
+/** A request to delete what a move leaves behind: the rest, everything else, what is left. */
+const REST_DELETE_ASK = /\b(the rest|everything else|anything else|whatever('s| is)? left|what('s| is) left|remaining|leftovers?)\b/i;
 /** A request that expects a process it stops to come back (a supervisor restarts it). */
 const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|respawn|come back|bring)|restart(s|ed)? (it|them) (automatically|right away|on its own)|come(s)? (right )?back (up|on its own)|supervisor|supervised|respawns?)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
@@ -252,9 +254,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const lost = report.lost.filter((p) => !edited.has(baseName(p)) && (deleted.has(p) || !named.includes(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
-  // everything in it, so any request to move counts
+  // everything in it, so any request to move counts, unless it asks to delete what the move leaves
   const emptied = new Set(report.changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom.slice(0, c.movedFrom.lastIndexOf('/'))] : [])));
-  const leftBehind = MOVE_ALL_ASK.test(ask) || MOVE_ASK.test(ask) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
+  const leftBehind = MOVE_ALL_ASK.test(ask) || (MOVE_ASK.test(ask) && !REST_DELETE_ASK.test(ask)) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
   // a pruning that kept only empty files of the kind it pruned (failed runs) threw the data away
   const prunedToEmpty = report.keptEmpty.flatMap((k) => k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`));
   const onlyCopies = [
