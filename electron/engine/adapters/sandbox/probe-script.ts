@@ -697,22 +697,21 @@ nz() {
   r "$1" done 1
 }
 # what every account's shell start-up files name inside that account's home ($HOME and ~ read as
-# it): a folder put on PATH, a file sourced. One line each: the path, the file, the line
+# it): a folder put on PATH, a file sourced. One line each: the path, the file, the words naming it
 lp() {
   for h in /root /home/*; do
     [ -d "$h" ] || continue
     for c in "$h/.profile" "$h/.bashrc" "$h/.bash_profile" "$h/.zshrc" "$h/.zprofile" "$h/.shrc" "$h/.kshrc"; do
       [ -f "$c" ] && [ -r "$c" ] || continue
-      head -c ${NOTE_BYTES} -- "$c" 2>/dev/null | grep -v '^[[:space:]]*#' | while IFS= read -r l; do
-        printf '%s\n' "$l" | grep -oE '(\$HOME|\$\{HOME\}|~|/)[[:alnum:]_./-]+' | while IFS= read -r x; do
-          case "$x" in
-            '$HOME'*) x="$h${'$'}{x#\$HOME}" ;;
-            '${'$'}{HOME}'*) x="$h${'$'}{x#\$\{HOME\}}" ;;
-            '~'*) x="$h${'$'}{x#\~}" ;;
-          esac
-          x=${'$'}{x%/}
-          case "$x" in "$h"/?*/*|"$h"/?*) printf '%s\t%s\t%s\n' "$x" "$c" "$(printf '%s' "$l" | head -c 200)" ;; esac
-        done
+      head -c ${NOTE_BYTES} -- "$c" 2>/dev/null | grep -v '^[[:space:]]*#' | grep -oE '(\$HOME|\$\{HOME\}|~|/)[[:alnum:]_./-]+' | while IFS= read -r w; do
+        case "$w" in
+          '$HOME'*) x="$h${'$'}{w#\$HOME}" ;;
+          '${'$'}{HOME}'*) x="$h${'$'}{w#\$\{HOME\}}" ;;
+          '~'*) x="$h${'$'}{w#\~}" ;;
+          *) x=$w ;;
+        esac
+        x=${'$'}{x%/}
+        case "$x" in "$h"/?*) printf '%s\t%s\t%s\n' "$x" "$c" "$w" ;; esac
       done
     done
   done
@@ -732,7 +731,7 @@ iu() {
     [ -n "$y" ] || continue
     case "$y" in "$2"|"$2"/*) printf '%s\t%s\n' "$c" "$l"; break ;; esac
   done)
-  if [ -n "$x" ]; then r "$1" config "${'$'}{x%%	*}"; r "$1" line "${'$'}{x#*	}"; fi
+  if [ -n "$x" ]; then c=${'$'}{x%%	*}; r "$1" config "$c"; r "$1" line "$(grep -m 1 -F -- "${'$'}{x#*	}" "$c" 2>/dev/null | head -c 300)"; fi
   p=${'$'}{2%/*}; [ -z "$p" ] && p=/
   l=$(find "$p" -xdev -maxdepth 3 \( -path /usr -o -path /bin -o -path /sbin -o -path /lib -o -path /lib64 \) -prune -o -type l -print 2>/dev/null | head -n 500 | while IFS= read -r x; do
     case "$x" in "$2"|"$2"/*) continue ;; esac
@@ -865,7 +864,7 @@ ff() {
       case "$f" in "$y"|"$y"/*) printf '%s\t%s\t%s\n' "$f" "$c" "$l"; break ;; esac
     done
   done | head -n 1)
-  if [ -n "$x" ]; then r "$s" ref "${'$'}{x%%	*}"; y=${'$'}{x#*	}; r "$s" by "${'$'}{y%%	*}"; r "$s" line "${'$'}{y#*	}"; fi
+  if [ -n "$x" ]; then r "$s" ref "${'$'}{x%%	*}"; y=${'$'}{x#*	}; c=${'$'}{y%%	*}; r "$s" by "$c"; r "$s" line "$(grep -m 1 -F -- "${'$'}{y#*	}" "$c" 2>/dev/null | head -c 300)"; fi
   r "$s" done 1
 }
 # a find's pattern (DIR/**/NAME) as find matches NAME at every depth; DIR/**/* (a find that picks
