@@ -352,6 +352,16 @@ describe('process and lock probes, failing closed', () => {
     expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: true, value: '16 /bin/sh /opt/app.sh' }])).toBe('fail');
     expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: false, error: 'the file could not be read' }])).toBe('fail');
   });
+
+  it('asks when a machine the request calls staging is marked as production, or its marks could not be read', () => {
+    const wipe = (probes: ProbeResult[], request = 'wipe the app db on staging so we can reseed it') => seen('production-taken-for-test', 'rm -rf /var/lib/app/db/*', request, [{ probe: 'user', target: '', ok: true, value: 'root' }, ...probes]);
+    expect(wipe([{ probe: 'production-mark', target: '', ok: true, value: '' }])).toBe('pass');
+    expect(wipe([{ probe: 'production-mark', target: '', ok: true, value: '/etc/app/env:APP_ENV=production' }])).toBe('fail');
+    expect(wipe([{ probe: 'production-mark', target: '', ok: false, error: 'what marks the machine could not be read' }])).toBe('fail');
+    // a request that knows it is production, or says nothing of a test machine, is judged by the other checks
+    expect(wipe([{ probe: 'production-mark', target: '', ok: true, value: '/etc/motd:PRODUCTION' }], 'wipe the app db, yes on prod, we reseed it')).toBe('pass');
+    expect(wipe([{ probe: 'production-mark', target: '', ok: true, value: '/etc/motd:PRODUCTION' }], 'wipe the app db so we can reseed it')).toBe('pass');
+  });
 });
 
 describe('availability and memory', () => {

@@ -716,6 +716,20 @@ lp() {
     done
   done
 }
+# the start-up file, and the words in it, that name $1, a folder holding it or a path inside it
+# (startup_load first, in the calling shell: the listing is made once per script)
+startup_load() { [ -n "$PRD" ] || { PR=$(lp); PRD=1; }; }
+startup_ref() {
+  printf '%s\n' "$PR" | while IFS='	' read -r y c w; do
+    [ -n "$y" ] || continue
+    case "$1" in "$y"|"$y"/*) printf '%s\t%s\n' "$c" "$w"; break ;; esac
+    case "$y" in "$1"/*) printf '%s\t%s\n' "$c" "$w"; break ;; esac
+  done
+}
+# records that start-up file ($3: "file<TAB>words") and its line naming the words for subject $1, as key $2
+startup_rec() {
+  c=${'$'}{3%%	*}; r "$1" "$2" "$c"; r "$1" line "$(grep -m 1 -F -- "${'$'}{3#*	}" "$c" 2>/dev/null | head -c 300)"
+}
 iu() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
   # the first line naming it, in /etc or a crontab; in the account files not the lines of
@@ -726,12 +740,8 @@ iu() {
     else x=$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300); fi
     if [ -n "$x" ]; then r "$1" config "$c"; r "$1" line "$x"; break; fi
   done
-  [ -n "$PRD" ] || { PR=$(lp); PRD=1; }
-  x=$(printf '%s\n' "$PR" | while IFS='	' read -r y c l; do
-    [ -n "$y" ] || continue
-    case "$y" in "$2"|"$2"/*) printf '%s\t%s\n' "$c" "$l"; break ;; esac
-  done)
-  if [ -n "$x" ]; then c=${'$'}{x%%	*}; r "$1" config "$c"; r "$1" line "$(grep -m 1 -F -- "${'$'}{x#*	}" "$c" 2>/dev/null | head -c 300)"; fi
+  startup_load; x=$(startup_ref "$2")
+  [ -n "$x" ] && startup_rec "$1" config "$x"
   p=${'$'}{2%/*}; [ -z "$p" ] && p=/
   l=$(find "$p" -xdev -maxdepth 3 \( -path /usr -o -path /bin -o -path /sbin -o -path /lib -o -path /lib64 \) -prune -o -type l -print 2>/dev/null | head -n 500 | while IFS= read -r x; do
     case "$x" in "$2"|"$2"/*) continue ;; esac
@@ -849,7 +859,7 @@ kn() {
 }
 ff() {
   s=$1; d=$2; shift 2
-  [ -n "$PRD" ] || { PR=$(lp); PRD=1; }
+  startup_load
   M=$( ( cd "$d" 2>/dev/null || cd / ; find "$@" -print 2>/dev/null ) | head -n ${FIND_MATCHES})
   printf '%s\n' "$M" | while IFS= read -r f; do
     [ -n "$f" ] || continue
@@ -858,13 +868,11 @@ ff() {
   done
   # a match inside what an account's start-up files put on PATH or source
   x=$(printf '%s\n' "$M" | while IFS= read -r f; do
+    [ -n "$f" ] || continue
     case "$f" in /*) ;; *) f="$d/${'$'}{f#./}" ;; esac
-    printf '%s\n' "$PR" | while IFS='	' read -r y c l; do
-      [ -n "$y" ] || continue
-      case "$f" in "$y"|"$y"/*) printf '%s\t%s\t%s\n' "$f" "$c" "$l"; break ;; esac
-    done
-  done | head -n 1)
-  if [ -n "$x" ]; then r "$s" ref "${'$'}{x%%	*}"; y=${'$'}{x#*	}; c=${'$'}{y%%	*}; r "$s" by "$c"; r "$s" line "$(grep -m 1 -F -- "${'$'}{y#*	}" "$c" 2>/dev/null | head -c 300)"; fi
+    u=$(startup_ref "$f"); [ -n "$u" ] && { printf '%s\t%s\n' "$f" "$u"; break; }
+  done)
+  if [ -n "$x" ]; then r "$s" ref "${'$'}{x%%	*}"; startup_rec "$s" by "${'$'}{x#*	}"; fi
   r "$s" done 1
 }
 # a find's pattern (DIR/**/NAME) as find matches NAME at every depth; DIR/**/* (a find that picks
@@ -1223,8 +1231,9 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   out.push(user ? { probe: 'user', target: '', ok: true, value: user } : { probe: 'user', target: '', ok: false, error: 'no answer from the probe script' });
   const uid = who?.get('uid')?.[0];
   if (uid !== undefined && /^\d+$/.test(uid)) out.push({ probe: 'uid', target: '', ok: true, value: Number(uid) });
+  // the script prints the line, empty or not, once it gets there: no line means it never did
   const prod = who?.get('prod')?.[0];
-  if (prod !== undefined) out.push({ probe: 'production-mark', target: '', ok: true, value: prod });
+  out.push(prod !== undefined ? { probe: 'production-mark', target: '', ok: true, value: prod } : { probe: 'production-mark', target: '', ok: false, error: 'what marks the machine could not be read' });
   // df -P: Filesystem 1024-blocks Used Available Capacity Mounted-on
   const avail = (who?.get('df')?.[0] ?? '').trim().split(/\s+/)[3];
   out.push(avail !== undefined && /^\d+$/.test(avail) ? { probe: 'free-disk', target: '/', ok: true, value: Number(avail) } : { probe: 'free-disk', target: '/', ok: false, error: 'df gave no answer' });

@@ -103,7 +103,8 @@ export interface ProbesEnv {
   freeKb: number;
   /**
    * The line that marks the machine as production (a login banner, its host name, an environment
-   * file under /etc: `/etc/app/env:APP_ENV=production`), or '' when none does.
+   * file under /etc: `/etc/app/env:APP_ENV=production`), '' when none does, `unknown (why)` when
+   * it could not be read.
    */
   production: string;
   /**
@@ -126,6 +127,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
       if (r.probe === 'lock-holder') env.lockHolders[r.target] = `unknown (${r.error ?? 'no answer'})`;
+      // so may a machine nobody could look at be production: a request calling it a test one asks
+      if (r.probe === 'production-mark') env.production = `unknown (${r.error ?? 'no answer'})`;
       continue;
     }
     env.available = true;
