@@ -169,7 +169,7 @@ export class SqliteStore implements Store {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const busy = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     try {
-      return new SqliteStore(SqliteStore.connect(path, busy), { path });
+      return new SqliteStore(SqliteStore.connectWhenFree(path, busy), { path });
     } catch (e) {
       // a busy or unreadable-for-now file is not corrupt: moving it aside would lose the store
       if (path === ':memory:' || !existsSync(path) || !isCorruption(e)) throw new EngineError('STORE_FAILED', `cannot open store ${path}: ${(e as Error).message}`);
@@ -178,6 +178,23 @@ export class SqliteStore implements Store {
       for (const side of ['-wal', '-shm']) if (existsSync(path + side)) renameSync(path + side, aside + side);
       const message = `store ${path} was unreadable (${(e as Error).message.replace(/\s+/g, ' ')}); it was moved to ${aside} and a clean store was started`;
       return new SqliteStore(SqliteStore.connect(path, busy), { path, recoveredFrom: aside, message });
+    }
+  }
+
+  /**
+   * Some lock waits never reach SQLite's busy handler: switching a new file to WAL, or opening
+   * it while another process replays its log, fails at once with SQLITE_BUSY. Those are retried
+   * until the same busy time-out runs out, so two processes starting together both open the file.
+   */
+  private static connectWhenFree(path: string, busyTimeoutMs: number): Database.Database {
+    const deadline = Date.now() + busyTimeoutMs;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+      try {
+        return SqliteStore.connect(path, busyTimeoutMs);
+      } catch (e) {
+        if (!String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY') || Date.now() + wait > deadline) throw e;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+      }
     }
   }
 
