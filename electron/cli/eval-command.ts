@@ -30,6 +30,8 @@ export interface EvalFlags {
   verbose?: boolean;
   /** A file to write every verdict to, one JSON line per case (id, label, decision, path, reason, scores, failed checks). */
   trace?: string;
+  /** With trace: each line also holds the whole verdict record. */
+  traceFull?: boolean;
   live?: boolean;
   /** A rules file to import first (instead of the set's default policy). */
   policy?: string;
@@ -147,6 +149,7 @@ export async function runEvalCommand(suite: string | undefined, f: EvalFlags): P
           failed_checks: r.verdict.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.id),
           correct: right(r),
           ...rehearsalOf(r.verdict),
+          ...(f.traceFull ? { verdict: r.verdict } : {}),
         }),
       );
       writeFileSync(f.trace, lines.join('\n') + (lines.length ? '\n' : ''));

@@ -108,6 +108,7 @@ program
   .option('--store <path>', 'evaluate against this store instead of a fresh one seeded from the shipped defaults')
   .option('--verbose', 'print each wrong verdict')
   .option('--trace <file>', 'write every verdict to this file, one JSON line per case')
+  .option('--trace-full', 'with --trace: each line also holds the whole verdict record (facts, probes, checks, rehearsal)')
   .option('--live', 'run every case in its own sandbox episode (its setup, its user); probes see the real environment')
   .option('--policy <file>', "a rules file to import first (mind2web-sc and eicu-ac import assets/policies/<set>.yaml); its policy's guard request goes with every case")
   .option('--split <half>', 'dev | heldout | all: one half of the cases by a hash of their ids (dev to look at, heldout to report)', 'all')

@@ -732,12 +732,12 @@ startup_rec() {
 }
 iu() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
-  # the first line naming it, in /etc or a crontab; in the account files not the lines of
-  # accounts the action takes out ($3: their names joined by |)
+  # the first line naming it, in /etc or a crontab (a comment only speaks of it); in the account
+  # files not the lines of accounts the action takes out ($3: their names joined by |)
   grep -rlsF -- "$2" /etc /var/spool/cron 2>/dev/null | head -n 50 | while IFS= read -r c; do
     case "$c" in /etc/passwd|/etc/group|/etc/shadow|/etc/gshadow) a=$3 ;; *) a= ;; esac
     if [ -n "$a" ]; then x=$(grep -F -- "$2" "$c" 2>/dev/null | grep -Ev "^($a):" | head -n 1 | head -c 300)
-    else x=$(grep -m 1 -F -- "$2" "$c" 2>/dev/null | head -c 300); fi
+    else x=$(grep -F -- "$2" "$c" 2>/dev/null | grep -Ev '^[[:space:]]*(#|;|//)' | head -n 1 | head -c 300); fi
     if [ -n "$x" ]; then r "$1" config "$c"; r "$1" line "$x"; break; fi
   done
   startup_load; x=$(startup_ref "$2")

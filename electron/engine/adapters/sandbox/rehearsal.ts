@@ -317,21 +317,32 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     }
   }
   const found = await readAs(twin, `grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, signal);
+  const hits: { target: string; by: string; line: string; creates: boolean }[] = [];
   for (const line of found.split('\n')) {
     const file = files.find((f) => line.startsWith(`${f}:`));
     if (!file) continue;
     const text = line.slice(file.length + 1).replace(/^\d+:/, '');
+    // a comment speaks of the path; it does not use it
+    if (/^\s*(#|;|\/\/)/.test(text)) continue;
     for (const [form, target] of forms) {
       // the path itself, not a longer name that starts the same way
       const at = text.indexOf(form);
       if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length))) {
-        out.push({ target, by: file, line: text.trim().slice(0, 200) });
+        const creates = new RegExp(`(^|[^>])>\\s*["']?${form.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}(["'\\s;]|$)`).test(text);
+        hits.push({ target, by: file, line: text.trim().slice(0, 200), creates });
         break;
       }
     }
   }
+  // a lock or pid file that the program naming it writes anew itself (`echo $$ > app.lock`) is
+  // that program's own marker: taking a stale one away loses nothing the program cannot make again
+  const remade = (target: string, by: string): boolean => LOCK_FILE.test(target) && hits.some((h) => h.target === target && h.by === by && h.creates);
+  for (const h of hits) if (!remade(h.target, h.by)) out.push({ target: h.target, by: h.by, line: h.line });
   return out.slice(0, 20);
 }
+
+/** A lock or pid file by its name or its folder. */
+const LOCK_FILE = /(\.(lock|lck|pid)|\/(LOCK|lock|lockfile))$|^\/(run|var\/run|var\/lock|run\/lock)\/[^/]+$/;
 
 /** Archives whose members count as copies: what busybox can list and extract to standard output. */
 const ARCHIVE = /\.(tar|tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|zip)$/;

@@ -51,3 +51,19 @@ export function offKind(paths: readonly string[], request: string): string[] {
     return !kinds.some((k) => k.name.test(name) || parts.some((d) => k.folder.test(d)));
   });
 }
+
+/**
+ * Whether a name pattern (`core.[0-9]*`, `*.log`) describes files of a kind the request names
+ * ("core dumps", "the logs"): a name made from the pattern, each class read as its first
+ * character and each star as nothing, is of that kind by its name.
+ */
+export function patternOfNamedKind(pattern: string, request: string): boolean {
+  const kinds = KINDS.filter((k) => k.words.test(request.toLowerCase()));
+  if (kinds.length === 0) return false;
+  const sample = pattern
+    .toLowerCase()
+    .replace(/\[!?\^?([^\]])[^\]]*\]/g, (_, first: string) => first)
+    .replace(/\*/g, '')
+    .replace(/\?/g, 'x');
+  return sample.length > 0 && kinds.some((k) => k.name.test(sample));
+}

@@ -37,7 +37,7 @@ export function actionBase(req: ActionRequest): ActionBase {
 /** What the request names, for scope decisions. */
 export function requestScope(req: ActionRequest, base: ActionBase = actionBase(req)): RequestScope {
   const text = req.request ?? '';
-  return { paths: [...new Set([...requestPathsOf(text, base.cwd, base.home), ...etcFilesForJobs(text), ...homePlacesNamed(text, base.home)])], words: requestWords(text), home: base.home };
+  return { paths: [...new Set([...requestPathsOf(text, base.cwd, base.home), ...etcFilesForJobs(text), ...homePlacesNamed(text, base.home)])], words: requestWords(text), home: base.home, text };
 }
 
 function emptyEffects(): Effects {

@@ -3,6 +3,7 @@
  * sensitive, persistence, privilege and scratch places apart. Works on single words the shell
  * parser has already isolated (or path-like words of the request), never on raw command text.
  */
+import { patternOfNamedKind } from './file-kinds.js';
 import type { PathEffect } from '../../../../shared/types.js';
 
 /** Where relative paths and `~` resolve. */
@@ -344,6 +345,8 @@ export interface RequestScope {
   paths: string[];
   words: Set<string>;
   home: string;
+  /** The request itself, for phrases words alone do not keep ("core dumps"). */
+  text?: string;
 }
 
 /** Matches a glob's last component (`*.log`) against a name. */
@@ -383,7 +386,14 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
   const spool = ACCOUNT_SPOOLS.get(parentOf(clean));
   if (spool && base && scope.words.has(base) && [...scope.words].some((w) => spool.test(w))) return true;
   if (clean === '/' || SYSTEM_DIRS.includes(clean) || isHomeRoot(clean, scope.home) || (!lenient && isSystemPath(clean))) return false;
-  if (!base || /[*?]/.test(base)) return false;
+  if (!base) return false;
+  if (/[*?]/.test(base)) {
+    // a find's name pattern of a kind the request names ("core dumps" for core.[0-9]*), over a
+    // folder the request names or over the home it speaks of ("my home is full of core dumps")
+    const root = clean.includes('/**/') ? clean.slice(0, clean.indexOf('/**/')) : parentOf(clean);
+    const rootNamed = scope.paths.some((rp) => isUnder(root, rp)) || (root === scope.home && scope.words.has('home'));
+    return rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text);
+  }
   if (scope.words.has(base)) return true;
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
   if (stem.length >= 3 && scope.words.has(stem)) return true;

@@ -341,7 +341,8 @@ function changedWhatWasThere(c: RehearsedChange): boolean {
 }
 
 /** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
-const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-exec']);
+// (a path held in a variable is as plain here: the twin shows where the command really reached)
+const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-exec', 'hidden-path-in-variable']);
 
 /**
  * Whether a rehearsal shows the command changing only what the request names: it ran to the end
@@ -351,12 +352,14 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  * or setgid bit. Facts that no rehearsal can see (network use, persistence, privilege changes,
  * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. `lossless`
  * asks for more: nothing that was there lost or changed (no delete, rewrite, mode or owner
- * change, no append to a file with content but a log) and no process stopped. Returns the
- * reason, or undefined.
+ * change, no append to a file with content but a log; a file renamed to a free name is not a
+ * delete) and no process stopped. Returns the reason, or undefined.
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
-  if (lossless && (report.killed.length > 0 || report.changes.some(changedWhatWasThere))) return undefined;
+  // a file renamed to a name that was free is not lost: its entry is created elsewhere, mode kept
+  const renamed = new Set(report.changes.flatMap((c) => (c.change === 'created' && c.movedFrom !== undefined ? [c.movedFrom] : [])));
+  if (lossless && (report.killed.length > 0 || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && renamed.has(c.path))))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;

@@ -950,6 +950,14 @@ function accountCommand(c: Call): void {
   // the account a create or modify command names (useradd ... NAME, adduser NAME [GROUP]); deletes
   // (userdel -r takes a home no probe looks through), passwords and expiry carry none, so a check
   // cannot count them as asked by the name alone
+  // locking one account's password (passwd -l NAME, usermod -L NAME) only takes a way in away: it
+  // names that account, as the same lock written into /etc/shadow with sed does
+  const locked = args.length === 2 && /^[a-z_][a-z0-9_.-]{0,31}$/i.test(args[1]!) ? args[1] : undefined;
+  const locks = (name === 'passwd' && (args[0] === '-l' || args[0] === '--lock')) || (name === 'usermod' && (args[0] === '-L' || args[0] === '--lock'));
+  if (locks && locked !== undefined && locked !== 'root') {
+    E.privilege.push({ kind: 'account-change', detail: `locks the password of account ${locked}`, account: locked });
+    return;
+  }
   const account = ['useradd', 'usermod', 'groupadd', 'groupmod'].includes(name) ? operands[operands.length - 1] : name === 'adduser' || name === 'addgroup' ? operands[0] : undefined;
   const isGroup = name === 'groupadd' || name === 'groupmod' || (name === 'addgroup' && operands.length === 1);
   const id = isGroup ? (values.get('-g') ?? values.get('--gid')) : uid;
@@ -988,7 +996,17 @@ function settingNamed(script: string, words: Set<string>): boolean {
   const key = s ? /^\^?#?\s*([A-Za-z][A-Za-z0-9_.-]{3,60})(?=[\s=:]|$)/.exec(s.replacement.replace(/^\\\(|^\\1/, ''))?.[1] : undefined;
   if (!key) return false;
   const parts = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_.-]+/).filter(Boolean);
-  return parts.length >= 2 && parts.every((p) => p.length >= 2 && words.has(p));
+  if (parts.length >= 2) return parts.every((p) => p.length >= 2 && words.has(p));
+  // a one-word key ("port") names the setting only with the values: the request says the new one
+  // and, where the pattern holds one, the old one too ("change the port from 8080 to 9090")
+  const k = key.replace(/[.]/g, '\\.');
+  const value = (side: string): string | undefined => new RegExp(`^\\^?${k}\\s*[=:\\s]\\s*([A-Za-z0-9_.-]{2,40})\\$?$`).exec(side)?.[1];
+  const to = value(s!.replacement);
+  const from = value(s!.pattern);
+  const said = (v: string): boolean => words.has(v.toLowerCase());
+  // the line it edits is that key's own line
+  const ownLine = new RegExp(`^\\^?#?\\s*${k}(?![A-Za-z0-9_])`).test(s!.pattern);
+  return ownLine && words.has(key.toLowerCase()) && to !== undefined && said(to) && (from === undefined || (said(from) && from !== to));
 }
 
 function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolean, rootTable = false): { runs: string[]; asRoot: boolean } {
