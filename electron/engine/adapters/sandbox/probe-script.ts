@@ -81,7 +81,7 @@ const KEY_BYTES = 8 * 1024;
  * What a note that asks for its data to be kept says (extended regular expression, any case):
  * "the only remaining copy", "do not delete", "not backed up"...
  */
-export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe)|not (yet )?backed up|no (other )?backups?( exist| left)?|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)";
+export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe)|not (yet )?backed up|no (other )?backups?( exist| left)?|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -652,7 +652,18 @@ sv() {
   r "$1" done 1
 }
 pf() {
-  if [ -f "$2" ] && [ -r "$2" ]; then r "$1" pid "$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')"; fi
+  case "$2" in
+    *[*?[]*)
+      # a pattern of pid files: each match must hold one id other than init's; the first stands for them all
+      v=; for f in $2; do
+        [ -f "$f" ] && [ -r "$f" ] || continue
+        x=$(head -c 64 -- "$f" 2>/dev/null | tr -d ' \t\r\n')
+        case "$x" in ''|1|*[!0-9]*|0*) v=$x; [ -n "$v" ] || v=none; break ;; esac
+        [ -n "$v" ] || v=$x
+      done
+      [ -n "$v" ] && r "$1" pid "$v" ;;
+    *) if [ -f "$2" ] && [ -r "$2" ]; then r "$1" pid "$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')"; fi ;;
+  esac
   r "$1" done 1
 }
 # the running processes a pkill / killall would reach: $2 line (pkill -f), name (pkill), exact
@@ -837,6 +848,8 @@ dg() {
       [ -n "$c" ] || continue
       if [ $k = note ]; then
         l=$(grep -E -- "$re" "$c" 2>/dev/null | grep -m 1 -iE -- "$NEED" | head -c 300)
+        # or a note that names it and, on a line of its own, says to keep what it names ("Do not delete")
+        [ -z "$l" ] && grep -qE -- "$re" "$c" 2>/dev/null && l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
         if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
       elif [ -d "$f" ]; then
         h=$(kf "$d" "$e" "$c")
@@ -929,7 +942,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.scriptGlobs.forEach((p, i) => lines.push(`sg S${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
-    if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.finds.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`));

@@ -290,7 +290,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const moved = a.effect === 'writes' && x.by === 'mv' && MOVE.test(request);
       // emptying a folder that the same command then fills again is part of replacing its content
       const refilled = a.effect === 'deletes' && REPLACE.test(request) && e.writes.some((w) => w.recursive && !w.glob && (x.path === `${w.path}/*` || x.path === w.path));
-      if (!words.test(request) && !closing && !moved && !refilled) return undefined;
+      // taking accounts out of the account files is asked for by asking to delete or remove them
+      const takesOut = a.effect === 'writes' && (x.accounts?.length ?? 0) > 0 && x.accounts!.every((n) => e.privilege.some((p) => p.removes && p.account === n)) && ASKS[0]!.words.test(request);
+      if (!words.test(request) && !closing && !moved && !refilled && !takesOut) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
         named.push(...x.accounts.map((n) => `account ${n}`));

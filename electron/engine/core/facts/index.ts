@@ -98,7 +98,7 @@ function writtenWords(c: Facts['commands'][number]): string[] {
 }
 
 /** A request that speaks of an account's home folder. */
-const HOME_ASK = /\bhome\b/i;
+const HOME_ASK = /\bhomes?\b/i;
 
 /** Facts for one validated action request. */
 export function extractFacts(req: ActionRequest): Facts {

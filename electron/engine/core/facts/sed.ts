@@ -12,6 +12,8 @@ export interface SedArgs {
   extended: boolean;
   /** The script, when there is exactly one and it is given on the line (not -f, not several -e). */
   script?: string;
+  /** Every script given on the line, in order (one, or each -e), none when one comes from -f. */
+  scripts: string[];
   files: string[];
 }
 
@@ -24,7 +26,16 @@ export function sedArgs(args: string[]): SedArgs {
   const given = args.filter((a) => a === '-e' || a === '--expression' || a.startsWith('--expression=')).length;
   const files = fromFile || given > 0 ? operands : operands.slice(1);
   const script = fromFile ? undefined : given === 0 ? operands[0] : given === 1 ? (values.get('-e') ?? values.get('--expression')) : undefined;
-  return { inPlace, extended, ...(script !== undefined ? { script } : {}), files };
+  const scripts: string[] = [];
+  if (!fromFile && given === 0 && operands[0] !== undefined) scripts.push(operands[0]);
+  else if (!fromFile) {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if ((a === '-e' || a === '--expression') && args[i + 1] !== undefined) scripts.push(args[++i]!);
+      else if (a.startsWith('--expression=')) scripts.push(a.slice('--expression='.length));
+    }
+  }
+  return { inPlace, extended, ...(script !== undefined ? { script } : {}), scripts, files };
 }
 
 /**

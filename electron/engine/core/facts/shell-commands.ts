@@ -419,13 +419,15 @@ export function runCommand(c: Call): Feed {
       break;
     }
     case 'sed': {
-      const { inPlace, script, files } = sedArgs(args);
+      const { inPlace, script, scripts, files } = sedArgs(args);
       // one substitution on one account's line of /etc/passwd changes that account (facts/accounts.ts)
       const account = inPlace && script !== undefined ? sedAccountChange(script) : undefined;
       // or locks one account's password in /etc/shadow, as passwd -l does
       const locked = inPlace && script !== undefined ? sedShadowLock(script) : undefined;
       // or takes one account's (or group's) line out, as userdel does
-      const removed = inPlace && script !== undefined ? sedAccountRemoval(script) : undefined;
+      // (several at once: one `/^NAME:/d` per -e, or joined with ';')
+      const removals = inPlace ? scripts.flatMap((x) => x.split(';')).map((x) => sedAccountRemoval(x)) : [];
+      const removedAll = removals.length > 0 && removals.every((x) => x !== undefined) ? [...new Set(removals as string[])] : [];
       // or adds members to one group's line, as `addgroup USER GROUP` does
       const joined = inPlace && script !== undefined ? sedGroupAdd(script) : undefined;
       // or takes one member out of one group's line, as `delgroup USER GROUP` does
@@ -444,9 +446,9 @@ export function runCommand(c: Call): Feed {
             E.privilege.push({ kind: 'account-change', detail: `changes the line of account ${account} in ${e.path}`, account, ...(shell ? { shell } : {}) });
           }
           const from = REMOVABLE_FROM[e.path];
-          if (removed && from && !e.dynamic && !e.glob) {
-            e.accounts = [removed];
-            E.privilege.push({ kind: 'account-change', detail: `removes ${from === 'group' ? 'group' : 'account'} ${removed} from ${e.path}`, account: removed, of: from, removes: true });
+          if (removedAll.length > 0 && from && !e.dynamic && !e.glob) {
+            e.accounts = removedAll;
+            for (const removed of removedAll) E.privilege.push({ kind: 'account-change', detail: `removes ${from === 'group' ? 'group' : 'account'} ${removed} from ${e.path}`, account: removed, of: from, removes: true });
           }
           if (joined && ACCOUNT_FILES[e.path] === 'group' && !e.dynamic && !e.glob) {
             const { group, members } = joined;
