@@ -886,7 +886,55 @@ ff() {
     u=$(startup_ref "$f"); [ -n "$u" ] && { printf '%s\t%s\n' "$f" "$u"; break; }
   done)
   if [ -n "$x" ]; then r "$s" ref "${'$'}{x%%	*}"; startup_rec "$s" by "${'$'}{x#*	}"; fi
+  # a configuration file in a folder the find starts from (or one below) that names a match by its
+  # path from the configuration's own folder ("journal = data/txn.log") or by its whole path; a
+  # setting that names where the program logs (log_file = logs/app.log) is not such a use
+  [ -z "$x" ] && [ -n "$M" ] && fc "$s" "$d" "$@"
   r "$s" done 1
+}
+# a running process working in a folder below where the find starts, with a match inside it (a
+# job reading its input from its own folder under /tmp)
+fw() {
+  for p in /proc/[0-9]*; do
+    i=${'$'}{p#/proc/}; [ "$i" = "$$" ] && continue
+    w=$(readlink "$p/cwd" 2>/dev/null) || continue
+    # (a home folder itself is where every login shell sits: not a sign of work on what is in it)
+    case "$w" in ''|/|/root|/home) continue ;; esac
+    case "$w" in /home/*) case "${'$'}{w#/home/}" in */*) ;; *) continue ;; esac ;; esac
+    printf '%s\t%s\n' "$w" "$i"
+  done | sort -u -t '	' -k1,1
+}
+fc() {
+  s=$1; d=$2; shift 2
+  A=$(printf '%s\n' "$M" | head -n 50 | while IFS= read -r f; do [ -n "$f" ] || continue; case "$f" in /*) printf '%s\n' "$f" ;; *) printf '%s\n' "$d/${'$'}{f#./}" ;; esac; done)
+  for o in "$@"; do
+    case "$o" in -*|'('|'!'|')') break ;; esac
+    case "$o" in /*) t=$o ;; *) t="$d/${'$'}{o#./}" ;; esac
+    [ -d "$t" ] || continue
+    for c in $(find "$t" -maxdepth 2 -type f \( -name '*.ini' -o -name '*.conf' -o -name '*.cfg' -o -name '*.toml' -o -name '*.yaml' -o -name '*.yml' -o -name '*.json' -o -name '*.env' -o -name '*.properties' \) -size -${NOTE_BYTES / 1024}k 2>/dev/null | head -n 10); do
+      printf '%s\n' "$A" | grep -qxF -- "$c" && continue
+      cd_=${'$'}{c%/*}
+      R=$(printf '%s\n' "$A" | while IFS= read -r f; do case "$f" in "$cd_"/*) printf '%s\n' "${'$'}{f#"$cd_"/}" ;; esac; printf '%s\n' "$f"; done | sed 's/[][\.*^$+?(){}|/]/\\&/g' | tr '\n' '|' | sed 's/|*$//')
+      [ -n "$R" ] || continue
+      l=$(grep -E -- "(^|[^[:alnum:]_./-])($R)([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null | grep -Ev '^[[:space:]]*(#|;|//)' | grep -Eiv '^[[:space:]]*[[:alnum:]_.-]*log[[:alnum:]_.-]*[[:space:]]*[=:]' | head -n 1 | head -c 300)
+      [ -n "$l" ] || continue
+      h=$(printf '%s\n' "$A" | while IFS= read -r f; do case "$l" in *"$f"*|*"${'$'}{f#"$cd_"/}"*) printf '%s' "$f"; break ;; esac; done)
+      [ -n "$h" ] && { r "$s" ref "$h"; r "$s" by "$c"; r "$s" line "$l"; return; }
+    done
+  done
+  W=$(fw)
+  [ -n "$W" ] || return
+  for o in "$@"; do
+    case "$o" in -*|'('|'!'|')') break ;; esac
+    case "$o" in /*) t=$o ;; *) t="$d/${'$'}{o#./}" ;; esac
+    t=${'$'}{t%/}
+    h=$(printf '%s\n' "$W" | while IFS='	' read -r w i; do
+      case "$w" in "$t"/*) ;; *) continue ;; esac
+      f=$(printf '%s\n' "$A" | while IFS= read -r f; do case "$f" in "$w"/*) printf '%s' "$f"; break ;; esac; done)
+      [ -n "$f" ] && { printf '%s\t%s\t%s' "$f" "$w" "$(tr '\000' ' ' < /proc/$i/cmdline 2>/dev/null | head -c 200)"; break; }
+    done)
+    [ -n "$h" ] && { r "$s" ref "${'$'}{h%%	*}"; h=${'$'}{h#*	}; r "$s" by "process working in ${'$'}{h%%	*}"; r "$s" line "${'$'}{h#*	}"; return; }
+  done
 }
 # a find's pattern (DIR/**/NAME) as find matches NAME at every depth; DIR/**/* (a find that picks
 # by other tests than the name) as the shell reads it
