@@ -84,7 +84,7 @@ const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
  * A request that justifies losing data by another copy of it: duplicates, originals kept
  * elsewhere, everything already moved, copied, synced or backed up.
  */
-const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced) (everything|them|it|all|over)|identical|redundant|another copy|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) )/i;
+const COPY_CLAIM = /\b(duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced) (everything|them|it|all|over)|identical|redundant|another copy|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded) )/i;
 
 /**
  * A request to move or rename, and one that also asks to delete or replace something (restoring
