@@ -96,7 +96,12 @@ export interface Destination {
    * `into`: `DIR/basename(SRC)`, the entry a move or copy into an existing directory replaces.
    */
   kind: 'dest' | 'into';
+  /** What a copy or move brings there (plain paths), when the command names it. */
+  sources?: string[];
 }
+
+/** A line of a note that says a file is to be merged into, or kept rather than replaced. */
+export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)";
 
 /**
  * A line of a note that says the file it names is needed: a keep note, or a file to restore or
@@ -425,7 +430,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       if (m.dest !== undefined) {
         const dest = abs(m.dest);
         const putBack = cmd.name !== 'ln' && m.sources.length === 1 && rewrite(m.sources[0], dest);
-        if (!m.intoDir && addPath(dest) && !putBack) destinations.set(`dest ${dest}`, { target: dest, by: cmd.name, kind: 'dest' });
+        const plain = m.sources.filter((x) => !GLOB.test(x)).map(abs);
+        if (!m.intoDir && addPath(dest) && !putBack) destinations.set(`dest ${dest}`, { target: dest, by: cmd.name, kind: 'dest', ...(plain.length > 0 ? { sources: plain } : {}) });
         if (!m.noTargetDir && addPath(dest)) {
           for (const src of m.sources) {
             // what a pattern brings into the folder is compared there, name by name
@@ -434,7 +440,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
               continue;
             }
             const into = joinPath(dest, basename(abs(src)));
-            if (addPath(into)) destinations.set(`into ${into}`, { target: into, by: cmd.name, kind: 'into' });
+            if (addPath(into)) destinations.set(`into ${into}`, { target: into, by: cmd.name, kind: 'into', sources: [abs(src)] });
           }
         }
       }
@@ -892,6 +898,27 @@ ff() {
   [ -z "$x" ] && [ -n "$M" ] && fc "$s" "$d" "$@"
   r "$s" done 1
 }
+# a note beside what a copy or move brings, or beside where it lands, that names the target and
+# says it is not to be replaced ("merge it into nginx.conf, do not replace the file"): $1 subject,
+# $2 the target, then the sources
+rn() {
+  s=$1; t=$2; shift 2
+  [ -f "$t" ] && [ -s "$t" ] || { r "$s" done 1; return; }
+  b=${'$'}{t##*/}
+  for dd in "${'$'}{t%/*}" $(for x in "$@"; do printf '%s\n' "${'$'}{x%/*}"; done | sort -u); do
+    [ -d "$dd" ] || continue
+    for c in "$dd"/*; do
+      [ -f "$c" ] && [ ! -L "$c" ] || continue
+      [ "$c" = "$t" ] && continue
+      case "${'$'}{c##*/}" in *.txt|*.md|*.rst|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*|*.note) ;; *) continue ;; esac
+      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      grep -qF -- "$b" "$c" 2>/dev/null || continue
+      l=$(grep -m 1 -iE -- "$NOREPLACE" "$c" 2>/dev/null | head -c 300)
+      [ -n "$l" ] && { r "$s" note "$c"; r "$s" says "$l"; break 2; }
+    done
+  done
+  r "$s" done 1
+}
 # a running process working in a folder below where the find starts, with a match inside it (a
 # job reading its input from its own folder under /tmp)
 fw() {
@@ -1004,6 +1031,10 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
+    if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`);
+    plan.destinations.forEach((d, i) => {
+      if (d.sources) lines.push(`rn w${i} ${shQuote(d.target)} ${d.sources.map(shQuote).join(' ')}`);
+    });
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
     // what the machine says it is: the first line of a login banner, its host name or an
@@ -1157,6 +1188,11 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     } else {
       out.push({ probe: 'path', target: path, ok: false, error: info ? `permission denied at ${info.denied}` : 'no answer from the probe script' });
     }
+  });
+  plan.destinations.forEach((d, i) => {
+    const rec = first.get(`w${i}`);
+    const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
+    if (note) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note, says: rec?.get('says')?.[0] ?? '' } });
   });
   for (const d of plan.destinations) {
     const info = infos.get(d.target);

@@ -36,6 +36,8 @@ export interface ProbesEnv {
   clobbers: string[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
   keepNotes: { target: string; file: string; says: string }[];
+  /** Notes beside what a copy or move brings (or where it lands) saying the target is not to be replaced: merged into instead. */
+  replaceNotes: { target: string; file: string; says: string }[];
   /**
    * What the action deletes that something still uses: a configuration file in /etc, a crontab or a
    * manifest or configuration file next to it that names it (and the line), or a link near it that
@@ -122,7 +124,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], replaceNotes: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -151,6 +153,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
     } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
+    } else if (r.probe === 'replace-note' && v && typeof v === 'object' && !Array.isArray(v)) {
+      if (v['file']) env.replaceNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
     } else if (r.probe === 'in-use' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });
     } else if (r.probe === 'doomed' && v && typeof v === 'object' && !Array.isArray(v)) {
