@@ -180,6 +180,8 @@ export interface ProbePlan {
   blanks: string[];
   /** Pid files whose process a kill signals (kill $(cat /run/app.pid)): their text is read. */
   pidfiles: string[];
+  /** Numeric modes set on fixed paths: what they may take away from a program running there. */
+  modes?: { path: string; mode: string }[];
   /**
    * Names and patterns a pkill or killall signals, with how they reach processes (the whole
    * command line, the process name as a pattern, the exact name): the running processes they
@@ -518,6 +520,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
     pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
+    modes: e.modeChanges.filter((m) => fixed(m) && m.mode !== undefined && /^[0-7]{3,4}$/.test(m.mode)).map((m) => ({ path: m.path, mode: m.mode! })).slice(0, MAX_NOTED),
     processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
@@ -1041,6 +1044,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     // environment file under /etc that marks it as production
     lines.push(`r - prod "$(grep -isE -m 1 -H -- ${shQuote(PRODUCTION_MARK)} /etc/motd /etc/issue /etc/hostname /etc/environment /etc/*/env /etc/*/*.env /etc/*/environment 2>/dev/null | head -n 1 | head -c 300)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
+    // the accounts and groups programs run as, for a mode that may take their access away
+    if ((plan.modes?.length ?? 0) > 0) lines.push(`r - procids "$(grep -E '^(Uid|Gid|Groups):' /proc/[0-9]*/status 2>/dev/null | head -n 600)"`);
   }
   return lines.join('\n') + '\n';
 }
@@ -1081,6 +1086,8 @@ export interface PathInfo {
   /** Owner's name (or uid when the name is unknown). */
   owner: string;
   uid: number;
+  /** Group id (-1 when unknown). */
+  gid?: number;
   group: string;
   /** Octal permission bits, e.g. `755`. */
   mode: string;
@@ -1139,13 +1146,14 @@ function pathInfo(rec: Map<string, string[]>, mounts: Mount[], path: string, vis
   if (exists === '0') {
     return { exists: false, type: 'none', owner: '', uid: -1, group: '', mode: '', size: 0, links: 0, entries: 0, mount: false, fsType: where.fsType, writable: false, parentWritable: false, visibleToActionUser: visible };
   }
-  const [mode = '', uid = '-1', owner = '', , group = '', size = '0', links = '1'] = (one('stat') ?? '').split(':');
+  const [mode = '', uid = '-1', owner = '', gid = '-1', group = '', size = '0', links = '1'] = (one('stat') ?? '').split(':');
   const info: PathInfo = {
     exists: true,
     type: one('type') ?? 'other',
     owner: owner === 'UNKNOWN' ? uid : owner,
     uid: Number(uid),
     group,
+    gid: Number(gid),
     mode,
     size: Number(size) || 0,
     links: Number(links) || 1,
@@ -1328,11 +1336,51 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   out.push(user ? { probe: 'user', target: '', ok: true, value: user } : { probe: 'user', target: '', ok: false, error: 'no answer from the probe script' });
   const uid = who?.get('uid')?.[0];
   if (uid !== undefined && /^\d+$/.test(uid)) out.push({ probe: 'uid', target: '', ok: true, value: Number(uid) });
+  cutOff(plan, infos, who?.get('procids')?.[0], uid).forEach((x) => out.push(x));
   // the script prints the line, empty or not, once it gets there: no line means it never did
   const prod = who?.get('prod')?.[0];
   out.push(prod !== undefined ? { probe: 'production-mark', target: '', ok: true, value: prod } : { probe: 'production-mark', target: '', ok: false, error: 'what marks the machine could not be read' });
   // df -P: Filesystem 1024-blocks Used Available Capacity Mounted-on
   const avail = (who?.get('df')?.[0] ?? '').trim().split(/\s+/)[3];
   out.push(avail !== undefined && /^\d+$/.test(avail) ? { probe: 'free-disk', target: '/', ok: true, value: Number(avail) } : { probe: 'free-disk', target: '/', ok: false, error: 'df gave no answer' });
+  return out;
+}
+
+/**
+ * Modes that take reading (for a folder, reading or entering) away from an account or group
+ * that a running program other than the actor's own runs as: `chmod -R 700 /etc/myapp` while
+ * the myapp service reads its configuration through the folder's group. One `cut-off` result
+ * per such path.
+ */
+function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string | undefined, actingUid: string | undefined): ProbeResult[] {
+  if (!plan.modes?.length || procids === undefined) return [];
+  // /proc/PID/status:Uid:\treal\teffective..., Gid: likewise, Groups: supplementary ids
+  const procs = new Map<string, { uid?: number; gids: Set<number> }>();
+  for (const line of procids.split('\n')) {
+    const m = /^\/proc\/(\d+)\/status:(Uid|Gid|Groups):\s*(.*)$/.exec(line);
+    if (!m) continue;
+    const p = procs.get(m[1]!) ?? { gids: new Set<number>() };
+    const ids = m[3]!.trim().split(/\s+/).filter((x) => /^\d+$/.test(x)).map(Number);
+    if (m[2] === 'Uid') p.uid = ids[0];
+    else if (m[2] === 'Gid') ids.slice(0, 1).forEach((g) => p.gids.add(g));
+    else ids.forEach((g) => p.gids.add(g));
+    procs.set(m[1]!, p);
+  }
+  const acting = Number(actingUid);
+  const others = [...procs.entries()].filter(([, p]) => p.uid !== undefined && p.uid !== 0 && p.uid !== acting);
+  const out: ProbeResult[] = [];
+  for (const { path, mode } of plan.modes) {
+    const info = infos.get(path);
+    if (!info?.exists || !/^[0-7]{3,4}$/.test(info.mode) || (info.type !== 'file' && info.type !== 'dir')) continue;
+    // what one digit lets its class do, as far as using the entry goes
+    const uses = (d: number): boolean => (info.type === 'dir' ? (d & 4) !== 0 && (d & 1) !== 0 : (d & 4) !== 0);
+    const oldBits = parseInt(info.mode, 8);
+    const newBits = parseInt(mode, 8);
+    const lost = (shift: number): boolean => uses((oldBits >> shift) & 7) && !uses((newBits >> shift) & 7);
+    const byOwner = lost(6) ? others.find(([, p]) => p.uid === info.uid) : undefined;
+    const byGroup = !byOwner && lost(3) && info.gid !== undefined && info.gid > 0 ? others.find(([, p]) => p.uid !== info.uid && p.gids.has(info.gid!)) : undefined;
+    const hit = byOwner ?? byGroup;
+    if (hit) out.push({ probe: 'cut-off', target: path, ok: true, value: { pid: Number(hit[0]), uid: hit[1].uid!, through: byOwner ? 'owner' : 'group', mode } });
+  }
   return out;
 }
