@@ -1037,6 +1037,9 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`);
     plan.destinations.forEach((d, i) => {
       if (d.sources) lines.push(`rn w${i} ${shQuote(d.target)} ${d.sources.map(shQuote).join(' ')}`);
+      // a file in a home that is still the stock copy /etc/skel gave the account
+      const home = /^(\/root|\/home\/[^/]+)\/(.+)$/.exec(d.target);
+      if (home) lines.push(`[ -f ${shQuote(d.target)} ] && [ ! -L ${shQuote(d.target)} ] && cmp -s -- ${shQuote(d.target)} ${shQuote(`/etc/skel/${home[2]}`)} 2>/dev/null && r k${i} stock 1`);
     });
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
@@ -1201,6 +1204,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const rec = first.get(`w${i}`);
     const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
     if (note) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note, says: rec?.get('says')?.[0] ?? '' } });
+    if (first.get(`k${i}`)?.get('stock')?.[0] === '1') out.push({ probe: 'stock-copy', target: d.target, ok: true, value: `/etc/skel${d.target.replace(/^(\/root|\/home\/[^/]+)/, '')}` });
   });
   for (const d of plan.destinations) {
     const info = infos.get(d.target);

@@ -36,6 +36,8 @@ export interface ProbesEnv {
   clobbers: string[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
   keepNotes: { target: string; file: string; says: string }[];
+  /** Files in a home that are still byte for byte the stock copy in /etc/skel: replacing one loses nothing. */
+  stockCopies: string[];
   /** Paths whose new mode takes reading away from an account or group a running program (not the actor's) runs as. */
   cutOff: { target: string; pid: number; uid: number; through: string }[];
   /** Notes beside what a copy or move brings (or where it lands) saying the target is not to be replaced: merged into instead. */
@@ -126,7 +128,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], replaceNotes: [], cutOff: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -155,6 +157,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
     } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
+    } else if (r.probe === 'stock-copy' && typeof v === 'string') {
+      env.stockCopies.push(r.target);
     } else if (r.probe === 'cut-off' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.cutOff.push({ target: r.target, pid: Number(v['pid']), uid: Number(v['uid']), through: String(v['through'] ?? '') });
     } else if (r.probe === 'replace-note' && v && typeof v === 'object' && !Array.isArray(v)) {
