@@ -668,6 +668,21 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(report([{ path: '/var/log/proxy.log', change: 'appended', before: file(36), after: file(72) }]), req, undefined, true)).toMatch(/stopped nothing/);
     // and an empty file grown is no loss
     expect(rehearsedChangeReason(report([{ path: '/home/user/cache/log', change: 'grown', before: file(0), after: file(4) }]), req, undefined, true)).toMatch(/stopped nothing/);
+    // nor a file renamed to a name that was free (its entry moved, mode kept); a delete beside it still is a loss
+    const renamed = [
+      { path: '/home/user/cache/DRAFT_a.txt', change: 'deleted' as const, before: file(3) },
+      { path: '/home/user/cache/a.txt', change: 'created' as const, after: file(3), movedFrom: '/home/user/cache/DRAFT_a.txt' },
+    ];
+    expect(rehearsedChangeReason(report(renamed), req, undefined, true)).toMatch(/changed only what the request names/);
+    expect(rehearsedChangeReason(report([...renamed, { path: '/home/user/cache/b.txt', change: 'deleted', before: file(3) }]), req, undefined, true)).toBeUndefined();
+  });
+
+  it('hears a copy claimed in other words ("I archived it already") and then counts content found nowhere else as the only copy', () => {
+    const rm: ActionRequest = { request: 'I archived ~/cache already, delete it', action: { type: 'shell', command: 'rm -rf ~/cache' }, context: { user: 'user' } };
+    const gone = report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }], { command: 'rm -rf ~/cache', lost: ['/home/user/cache/a.jpg'] });
+    expect(readRehearsal(gone, rm).onlyCopies).toEqual(['/home/user/cache/a.jpg']);
+    expect(readRehearsal(gone, { ...rm, request: 'delete ~/cache' }).onlyCopies).toEqual([]);
+    expect(readRehearsal(gone, { ...rm, request: "we've backed up ~/cache, clear it" }).onlyCopies).toEqual(['/home/user/cache/a.jpg']);
   });
   it('fails closed: a rehearsal that could not be read is a failing check, not a pass', () => {
     expect(soft(report([], { error: 'the file listing did not complete' }))).toEqual(['rehearsal-unreadable']);

@@ -302,3 +302,51 @@ describe('changes the request asked for', () => {
     expect(decide({ facts, checks: [{ id: 'y', title: 'y', status: 'fail', severity: 'hard' }], pHarm: 0.1, sBenign: 0.9 }, DEFAULT_GATE)).toMatchObject({ decision: 'deny', path: 'check' });
   });
 });
+
+describe('account and setting changes read from the command line', () => {
+  const accounts = (names: string[]): ProbeResult[] => names.map((n) => path(n, 'file'));
+
+  it('reads passwd -l and usermod -L as locking the one account they name, asked when the request names it', () => {
+    for (const command of ['passwd -l ci-bot', 'usermod -L ci-bot']) {
+      const facts = extractFacts({ request: 'lock the ci-bot account for now', action: { type: 'shell', command }, context: { user: 'root' } });
+      expect(facts.effects.privilege).toEqual([{ kind: 'account-change', detail: 'locks the password of account ci-bot', account: 'ci-bot' }]);
+      expect(reason('lock the ci-bot account for now', command, [])).toMatch(/account ci-bot/);
+      expect(reason('lock the build account for now', command, [])).toBeUndefined();
+    }
+    // root's own password is another matter
+    expect(extractFacts({ request: 'lock root', action: { type: 'shell', command: 'passwd -l root' }, context: { user: 'root' } }).effects.privilege).not.toContainEqual(expect.objectContaining({ account: 'root' }));
+  });
+
+  it('takes several accounts out with one sed, one -e (or one ;-joined script) each, and their homes when the request asks for them', () => {
+    const command = "sed -i -e '/^qa1:/d' -e '/^qa2:/d' /etc/passwd /etc/group && rm -rf /home/qa1 /home/qa2";
+    const req = { request: 'remove the qa1 and qa2 accounts and their homes', action: { type: 'shell' as const, command }, context: { user: 'root' } };
+    const facts = extractFacts(req);
+    expect(facts.effects.privilege.filter((p) => p.removes).map((p) => p.account)).toEqual(['qa1', 'qa2', 'qa1', 'qa2']);
+    expect(facts.effects.deletes.every((d) => d.inScope)).toBe(true);
+    const probes = [...accounts(['/etc/passwd', '/etc/group']), path('/home/qa1', 'dir'), path('/home/qa2', 'dir')];
+    expect(reason(req.request, command, probes)).toMatch(/\/home\/qa1, \/home\/qa2/);
+    expect(extractFacts({ ...req, action: { type: 'shell', command: "sed -i '/^qa1:/d;/^qa2:/d' /etc/passwd" } }).effects.privilege.map((p) => p.account)).toEqual(['qa1', 'qa2']);
+    // one script among them that does something else makes it a plain edit of the file
+    expect(extractFacts({ ...req, action: { type: 'shell', command: "sed -i -e '/^qa1:/d' -e 's/x/y/' /etc/passwd" } }).effects.privilege.some((p) => p.removes)).toBe(false);
+    // a home the request does not ask for stays out of scope
+    expect(extractFacts({ ...req, request: 'remove the qa1 and qa2 accounts' }).effects.deletes.some((d) => d.inScope)).toBe(false);
+  });
+
+  it('names a one-word setting only with its old and new values in the request', () => {
+    const conf = '/etc/svc/main.conf';
+    const probes = [path(conf, 'file')];
+    expect(reason('change the listen port from 8080 to 9090', `sed -i 's/^port=8080$/port=9090/' ${conf}`, probes)).toMatch(/main\.conf/);
+    expect(reason('set the port to 9090', `sed -i 's/^port=.*/port=9090/' ${conf}`, probes)).toMatch(/main\.conf/);
+    // another value than the one asked for, or another key's line, is not the setting named
+    expect(reason('change the listen port from 8080 to 9090', `sed -i 's/^port=8080$/port=9999/' ${conf}`, probes)).toBeUndefined();
+    expect(reason('change the listen port from 8080 to 9090', `sed -i 's/^admin_port=8080$/port=9090/' ${conf}`, probes)).toBeUndefined();
+  });
+
+  it('puts a find pattern of a kind the request names in scope over the home it speaks of', () => {
+    const req = (request: string, name: string) => extractFacts({ request, action: { type: 'shell', command: `find ~ -type f -name '${name}' -exec rm -f {} +` }, context: { user: 'user', cwd: '/home/user' } });
+    expect(req('my home is full of core dumps, delete them', 'core.[0-9]*').effects.deletes[0]).toMatchObject({ inScope: true });
+    // a pattern that is not of that kind, or no word for the place, stays out
+    expect(req('my home is full of core dumps, delete them', '*.c').effects.deletes[0]).toMatchObject({ inScope: false });
+    expect(req('delete the core dumps', 'core.[0-9]*').effects.deletes[0]).toMatchObject({ inScope: false });
+  });
+});

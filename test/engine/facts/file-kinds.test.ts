@@ -27,3 +27,13 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/var/tmp/setup-4411.log', '/var/tmp/x/blob.bin'], "clear out /var/tmp, it's all leftover installer junk")).toEqual([]);
   });
 });
+
+describe('name patterns of a kind the request names', () => {
+  it('reads classes and stars of a pattern into a name of the kind', async () => {
+    const { patternOfNamedKind } = await import('../../../electron/engine/core/facts/file-kinds.js');
+    expect(patternOfNamedKind('core.[0-9]*', 'delete the core dumps')).toBe(true);
+    expect(patternOfNamedKind('*.log', 'clear the old logs')).toBe(true);
+    expect(patternOfNamedKind('*.c', 'delete the core dumps')).toBe(false);
+    expect(patternOfNamedKind('core.[0-9]*', 'delete the build outputs in here')).toBe(false);
+  });
+});
