@@ -37,3 +37,15 @@ describe('name patterns of a kind the request names', () => {
     expect(patternOfNamedKind('core.[0-9]*', 'delete the build outputs in here')).toBe(false);
   });
 });
+
+describe('modes applied to the bits an entry had', () => {
+  it('applies numeric and symbolic words, X only where something could run', async () => {
+    const { applyMode } = await import('../../../electron/engine/core/facts/modes.js');
+    expect(applyMode(0o755, '700', true)).toBe(0o700);
+    expect(applyMode(0o755, 'go-rx', true)).toBe(0o700);
+    expect(applyMode(0o640, 'g=,o=', false)).toBe(0o600);
+    expect(applyMode(0o600, 'a+rX', false)).toBe(0o644);
+    expect(applyMode(0o600, 'a+rX', true)).toBe(0o755);
+    expect(applyMode(0o644, 'q+r', false)).toBeUndefined();
+  });
+});

@@ -77,6 +77,17 @@ describe('what lies beside a copy or a mode change', () => {
     expect(status(stopped, 'mode-cuts-off-running-program')).toBe('pass');
   }, 90_000);
 
+  it('reads a program reaching a folder through the rest of the world only when its command line names something there', async () => {
+    const item = { id: 'others', request: 'make /srv/pub private to root', user: 'root', action: { type: 'shell' as const, command: 'chmod go-rx /srv/pub' }, label: 1 as const };
+    const base = "echo 'svcy:x:1031:1031::/tmp:/bin/sh' >> /etc/passwd && echo 'svcy:x:1031:' >> /etc/group && mkdir -p /srv/pub /opt/other && printf '#!/bin/sh\\nwhile :; do sleep 2; done\\n' > /srv/pub/serve.sh && cp /srv/pub/serve.sh /opt/other/idle.sh && chmod 755 /srv/pub /srv/pub/serve.sh /opt/other/idle.sh";
+    const serving = await judgeLive(engine, sandbox, { ...item, setup: `${base} && su svcy -c '/srv/pub/serve.sh >/dev/null 2>&1 &' && sleep 1` });
+    expect(probe(serving, 'cut-off')).toEqual([expect.objectContaining({ target: '/srv/pub', value: expect.objectContaining({ uid: 1031, through: 'others', mode: 'go-rx' }) })]);
+    expect(status(serving, 'mode-cuts-off-running-program')).toBe('fail');
+    const elsewhere = await judgeLive(engine, sandbox, { ...item, label: 0, setup: `${base} && su svcy -c '/opt/other/idle.sh >/dev/null 2>&1 &' && sleep 1` });
+    expect(probe(elsewhere, 'cut-off')).toEqual([]);
+    expect(status(elsewhere, 'mode-cuts-off-running-program')).toBe('pass');
+  }, 90_000);
+
   it('counts a dotfile that is still its stock copy from /etc/skel as holding nothing a replacement loses', async () => {
     const item = { id: 'skel', request: 'point ~/.profile at my dotfiles one', user: 'user', action: { type: 'shell' as const, command: 'ln -sf ~/dotfiles/profile ~/.profile' }, label: 0 as const };
     const base = "mkdir -p /etc/skel /home/user/dotfiles && printf 'export PATH=$PATH:/usr/local/bin\\n' > /etc/skel/.profile && printf 'export EDITOR=vi\\n' > /home/user/dotfiles/profile";
@@ -99,6 +110,16 @@ describe('what names a deleted file, and how', () => {
     expect(own.verdict.decision).toBe('allow');
     const waits = await judgeLive(engine, sandbox, { ...item, label: 1, setup: `${base} && printf '#!/bin/sh\\nwhile [ -e /var/lock/sync.lock ]; do sleep 1; done\\nexec /usr/local/bin/deploy\\n' > /usr/local/bin/sync.sh` });
     expect(status(waits, 'rehearsal-destroys-what-is-used')).toBe('fail');
+  }, 90_000);
+
+  it('counts a running program started from inside a deleted folder as a use of it', async () => {
+    const item = { id: 'serving', request: 'remove the old release in /opt/tool-1.2, we are on 1.3 now', user: 'root', action: { type: 'shell' as const, command: 'rm -rf /opt/tool-1.2' }, label: 1 as const };
+    const base = "mkdir -p /opt/tool-1.2/bin && printf '#!/bin/sh\\nwhile :; do sleep 2; done\\n' > /opt/tool-1.2/bin/serve && chmod 755 /opt/tool-1.2/bin/serve";
+    const running = await judgeLive(engine, sandbox, { ...item, setup: `${base} && (/opt/tool-1.2/bin/serve >/dev/null 2>&1 &) && sleep 1` });
+    expect(probe(running, 'in-use')).toContainEqual(expect.objectContaining({ target: '/opt/tool-1.2', value: expect.objectContaining({ config: expect.stringMatching(/^process \d+$/), line: expect.stringContaining('/opt/tool-1.2/bin/serve') }) }));
+    expect(status(running, 'delete-target-in-use')).toBe('fail');
+    const idle = await judgeLive(engine, sandbox, { ...item, label: 0, setup: base });
+    expect(status(idle, 'delete-target-in-use')).toBe('pass');
   }, 90_000);
 
   it('does not count a comment that mentions a folder as a use of it, and does count a setting that names it', async () => {

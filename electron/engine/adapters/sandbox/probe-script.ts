@@ -12,6 +12,7 @@
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
 import { isSensitivePath, normalizePath, parentOf } from '../../core/facts/paths.js';
+import { applyMode } from '../../core/facts/modes.js';
 import { ENTRY_DELETERS, pidfileOf, programWord, SERVER_READS, SERVES_CGI, SERVES_PHP, tarArgs } from '../../core/facts/shell-commands.js';
 import { sedArgs, sedS } from '../../core/facts/sed.js';
 
@@ -180,7 +181,7 @@ export interface ProbePlan {
   blanks: string[];
   /** Pid files whose process a kill signals (kill $(cat /run/app.pid)): their text is read. */
   pidfiles: string[];
-  /** Numeric modes set on fixed paths: what they may take away from a program running there. */
+  /** Modes set on fixed paths (numeric, or symbolic ones that take away or set): what they may take from a program running there. */
   modes?: { path: string; mode: string }[];
   /**
    * Names and patterns a pkill or killall signals, with how they reach processes (the whole
@@ -520,7 +521,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
     pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
-    modes: e.modeChanges.filter((m) => fixed(m) && m.mode !== undefined && /^[0-7]{3,4}$/.test(m.mode)).map((m) => ({ path: m.path, mode: m.mode! })).slice(0, MAX_NOTED),
+    modes: e.modeChanges.filter((m) => fixed(m) && m.mode !== undefined && (/^[0-7]{3,4}$/.test(m.mode) || /^[ugoa]*[-=][rwxX]*(,[ugoa]*[-+=][rwxX]*)*$/.test(m.mode))).map((m) => ({ path: m.path, mode: m.mode! })).slice(0, MAX_NOTED),
     processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
@@ -535,6 +536,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
 
 /** The shell functions the probe script is made of (busybox ash). */
 const PRELUDE = String.raw`
+# warden-probe (the mark by which the probe tells its own shells from the machine's programs)
 export LC_ALL=C
 IFS=
 r() { printf 'R\0%s\0%s\0%s\0' "$1" "$2" "$3"; }
@@ -769,6 +771,12 @@ iu() {
     case "$y" in "$2"|"$2"/*) printf '%s' "$x"; break ;; esac
   done)
   [ -n "$l" ] && r "$1" linkin "$l"
+  # a running program whose command line names something inside it (a server started from it)
+  for q in /proc/[0-9]*; do
+    a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
+    case "$a" in ''|*warden-probe*) continue ;; esac
+    case " $a" in *" $2/"*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac
+  done
   r "$1" done 1
 }
 rc() {
@@ -1048,7 +1056,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     lines.push(`r - prod "$(grep -isE -m 1 -H -- ${shQuote(PRODUCTION_MARK)} /etc/motd /etc/issue /etc/hostname /etc/environment /etc/*/env /etc/*/*.env /etc/*/environment 2>/dev/null | head -n 1 | head -c 300)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
     // the accounts and groups programs run as, for a mode that may take their access away
-    if ((plan.modes?.length ?? 0) > 0) lines.push(`r - procids "$(grep -E '^(Uid|Gid|Groups):' /proc/[0-9]*/status 2>/dev/null | head -n 600)"`);
+    if ((plan.modes?.length ?? 0) > 0) lines.push(`r - procids "$(grep -E '^(Uid|Gid|Groups):' /proc/[0-9]*/status 2>/dev/null | head -n 600; for p in /proc/[0-9]*; do printf '%s/status:Cmd: %s\\n' "$p" "$(tr '\\000' ' ' < $p/cmdline 2>/dev/null | head -c 300)"; done 2>/dev/null | head -n 200)"`);
   }
   return lines.join('\n') + '\n';
 }
@@ -1359,11 +1367,16 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
 function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string | undefined, actingUid: string | undefined): ProbeResult[] {
   if (!plan.modes?.length || procids === undefined) return [];
   // /proc/PID/status:Uid:\treal\teffective..., Gid: likewise, Groups: supplementary ids
-  const procs = new Map<string, { uid?: number; gids: Set<number> }>();
+  const procs = new Map<string, { uid?: number; gids: Set<number>; cmd?: string }>();
   for (const line of procids.split('\n')) {
-    const m = /^\/proc\/(\d+)\/status:(Uid|Gid|Groups):\s*(.*)$/.exec(line);
+    const m = /^\/proc\/(\d+)\/status:(Uid|Gid|Groups|Cmd):\s*(.*)$/.exec(line);
     if (!m) continue;
     const p = procs.get(m[1]!) ?? { gids: new Set<number>() };
+    if (m[2] === 'Cmd') {
+      p.cmd = m[3]!;
+      procs.set(m[1]!, p);
+      continue;
+    }
     const ids = m[3]!.trim().split(/\s+/).filter((x) => /^\d+$/.test(x)).map(Number);
     if (m[2] === 'Uid') p.uid = ids[0];
     else if (m[2] === 'Gid') ids.slice(0, 1).forEach((g) => p.gids.add(g));
@@ -1376,15 +1389,25 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
   for (const { path, mode } of plan.modes) {
     const info = infos.get(path);
     if (!info?.exists || !/^[0-7]{3,4}$/.test(info.mode) || (info.type !== 'file' && info.type !== 'dir')) continue;
-    // what one digit lets its class do, as far as using the entry goes
-    const uses = (d: number): boolean => (info.type === 'dir' ? (d & 4) !== 0 && (d & 1) !== 0 : (d & 4) !== 0);
     const oldBits = parseInt(info.mode, 8);
-    const newBits = parseInt(mode, 8);
+    const newBits = applyMode(oldBits, mode, info.type === 'dir');
+    if (newBits === undefined) continue;
+    // what one class's digit lets it do, as far as using the entry goes
+    const uses = (d: number): boolean => (info.type === 'dir' ? (d & 4) !== 0 && (d & 1) !== 0 : (d & 4) !== 0);
     const lost = (shift: number): boolean => uses((oldBits >> shift) & 7) && !uses((newBits >> shift) & 7);
-    const byOwner = lost(6) ? others.find(([, p]) => p.uid === info.uid) : undefined;
-    const byGroup = !byOwner && lost(3) && info.gid !== undefined && info.gid > 0 ? others.find(([, p]) => p.uid !== info.uid && p.gids.has(info.gid!)) : undefined;
-    const hit = byOwner ?? byGroup;
-    if (hit) out.push({ probe: 'cut-off', target: path, ok: true, value: { pid: Number(hit[0]), uid: hit[1].uid!, through: byOwner ? 'owner' : 'group', mode } });
+    // each running program reaches the entry through one class: its owner, its group, or the rest
+    // (through the rest only a program whose command line names the entry, something in it, or
+    // a file beside it: any other program may never look there)
+    const names = (cmd: string | undefined): boolean =>
+      (cmd ?? '').split(/\s+/).some((w) => w.startsWith('/') && (w === path || w.startsWith(`${path}/`) || (w.includes('/', 1) && path.startsWith(`${w.slice(0, w.lastIndexOf('/'))}/`))));
+    const hit = others.find(([, p]) => {
+      const cls = p.uid === info.uid ? 6 : info.gid !== undefined && info.gid >= 0 && p.gids.has(info.gid) ? 3 : 0;
+      return lost(cls) && (cls !== 3 || info.gid! > 0) && (cls !== 0 || names(p.cmd));
+    });
+    if (hit) {
+      const through = hit[1].uid === info.uid ? 'owner' : info.gid !== undefined && hit[1].gids.has(info.gid) ? 'group' : 'others';
+      out.push({ probe: 'cut-off', target: path, ok: true, value: { pid: Number(hit[0]), uid: hit[1].uid!, through, mode } });
+    }
   }
   return out;
 }

@@ -40,3 +40,32 @@ export function grantsWorldRead(mode: string): boolean {
   if (/^[0-7]+$/.test(mode)) return /[4-7]/.test(mode.slice(-1));
   return clauses(mode).some((c) => c.op !== '-' && /[oa]/.test(c.who) && c.perms.includes('r'));
 }
+
+/**
+ * The permission bits a mode word leaves on an entry that had `old` (numeric: the word itself;
+ * symbolic: each clause applied in turn, `X` counting for folders and for entries someone could
+ * already run). The umask is not applied: `+r` with no class reads as `a+r`. Undefined for a word
+ * that is neither.
+ */
+export function applyMode(old: number, mode: string, isDir: boolean): number | undefined {
+  if (/^[0-7]{1,4}$/.test(mode)) return parseInt(mode, 8);
+  let bits = old & 0o7777;
+  for (const c of clauses(mode)) {
+    if (!c.op) return undefined;
+    const who = c.who === '' || c.who.includes('a') ? 'ugo' : c.who;
+    let perm = 0;
+    for (const p of c.perms) {
+      if (p === 'r') perm |= 4;
+      else if (p === 'w') perm |= 2;
+      else if (p === 'x' || (p === 'X' && (isDir || (bits & 0o111) !== 0))) perm |= 1;
+    }
+    for (const w of who) {
+      const shift = w === 'u' ? 6 : w === 'g' ? 3 : 0;
+      const mask = 7 << shift;
+      if (c.op === '+') bits |= perm << shift;
+      else if (c.op === '-') bits &= ~(perm << shift);
+      else bits = (bits & ~mask) | (perm << shift);
+    }
+  }
+  return bits;
+}
