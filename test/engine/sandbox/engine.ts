@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
 import { DockerSandbox, sandboxStatus } from '../../../electron/engine/adapters/sandbox/index.js';
 import { openEngine } from '../../../electron/engine/create-engine.js';
 import type { Engine } from '../../../electron/engine/engine.js';
@@ -36,4 +37,21 @@ export async function connectTestEngine(): Promise<DockerSandbox> {
 export async function openQuietEngine(config?: Record<string, unknown>): Promise<Engine> {
   process.env['WARDEN_CACHE'] ??= join(tmpdir(), 'warden-test-cache');
   return openEngine({ ephemeral: true, log: { info: () => {}, warn: () => {}, error: () => {} }, ...(config ? { config } : {}) });
+}
+
+/**
+ * A sandbox connection and a quiet engine shared by one test file: connected before its tests,
+ * closed after them. Read `live.sandbox` and `live.engine` inside the tests.
+ */
+export function liveHarness(config?: Record<string, unknown>): { sandbox: DockerSandbox; engine: Engine } {
+  const live = {} as { sandbox: DockerSandbox; engine: Engine };
+  beforeAll(async () => {
+    live.sandbox = await connectTestEngine();
+    live.engine = await openQuietEngine(config);
+  }, 120_000);
+  afterAll(async () => {
+    await live.engine?.close();
+    await live.sandbox?.closeAll();
+  });
+  return live;
 }
