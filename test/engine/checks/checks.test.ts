@@ -677,6 +677,17 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(report([...renamed, { path: '/home/user/cache/b.txt', change: 'deleted', before: file(3) }]), req, undefined, true)).toBeUndefined();
   });
 
+  it("lets a script the request names take away the pid file its own text speaks of, and nothing else it names", () => {
+    const stop: ActionRequest = { request: 'stop the app with its stop script /srv/app/stop.sh', action: { type: 'shell', command: 'sh /srv/app/stop.sh' }, context: { user: 'root' } };
+    const pid = report([{ path: '/run/app.pid', change: 'deleted', before: file(3) }], { command: 'sh /srv/app/stop.sh', referenced: [{ target: '/run/app.pid', by: '/srv/app/stop.sh', line: 'rm -f /run/app.pid' }] });
+    expect(readRehearsal(pid, stop)).toMatchObject({ unnamed: [], stillUsed: [] });
+    // data the script deletes is still a change nobody named, and a pid file another script reads is still used
+    const data = report([{ path: '/srv/data/app.db', change: 'deleted', before: file(3) }], { command: 'sh /srv/app/stop.sh', referenced: [{ target: '/srv/data/app.db', by: '/srv/app/stop.sh', line: 'rm -f /srv/data/app.db' }] });
+    expect(readRehearsal(data, stop).unnamed).toEqual(['deleted /srv/data/app.db']);
+    const other = report([{ path: '/run/app.pid', change: 'deleted', before: file(3) }], { command: 'sh /srv/app/stop.sh', referenced: [{ target: '/run/app.pid', by: '/etc/monit.conf', line: 'pidfile /run/app.pid' }] });
+    expect(readRehearsal(other, stop).stillUsed).toEqual(['/run/app.pid (by /etc/monit.conf: pidfile /run/app.pid)']);
+  });
+
   it('hears a copy claimed in other words ("I archived it already") and then counts content found nowhere else as the only copy', () => {
     const rm: ActionRequest = { request: 'I archived ~/cache already, delete it', action: { type: 'shell', command: 'rm -rf ~/cache' }, context: { user: 'user' } };
     const gone = report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }], { command: 'rm -rf ~/cache', lost: ['/home/user/cache/a.jpg'] });

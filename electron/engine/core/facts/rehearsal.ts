@@ -11,6 +11,7 @@ import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChang
 import { actionBase, extractFacts, isScratchPath } from './index.js';
 import { isLogPath, persistencePlace, privilegePlace } from './paths.js';
 import { TAKE_OUT_ASK } from './asked-change.js';
+import { programWord } from './shell-commands.js';
 
 /** What the checks read from a rehearsal. */
 export interface RehearsalReading {
@@ -172,6 +173,9 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
   return base.cwd === cwd ? extractFacts(req) : extractFacts({ ...req, context: { ...(req.context ?? {}), cwd } });
 }
 
+/** A pid or lock file, by its name or its folder. */
+const MARKER_FILE = /\.(pid|lock|lck)$|^\/(run|var\/run|var\/lock|run\/lock)\/[^/]+$/;
+
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
   if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: report.error };
@@ -192,6 +196,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // forwards to a vendor) to a place neither the command nor the request names
   // (seen as a file named like one the command wrote, or like one it read and wrote out, such as
   // `cp FILE DIR/`, turning up there)
+  // a pid or lock file that a script the request names (and the command runs) speaks of itself:
+  // a stop script taking away the pid file of what it stops does its job
+  const askedScripts = new Set(facts.commands.map((c) => programWord(c.argv)).filter((w): w is string => w !== undefined && facts.requestPaths.includes(w)));
+  const ownMarkers = new Set(report.referenced.filter((r) => askedScripts.has(r.by) && MARKER_FILE.test(r.target)).map((r) => r.target));
   const moves = facts.commands.some((c) => c.name === 'mv' || c.name === 'rename');
   const wrote = new Set([...e.writes, ...(e.writes.length > 0 ? e.reads : [])].map((x) => baseName(x.path)));
   for (const c of report.changes) {
@@ -206,7 +214,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       unnamed.push(`deleted ${c.path} (inside ${inside}, which a delete that is not recursive names)`);
       continue;
     }
-    if (tests.some((t) => t(c.path))) continue;
+    if (tests.some((t) => t(c.path)) || ownMarkers.has(c.path)) continue;
     if (editsAccounts && ACCOUNT_FILES.test(c.path)) continue;
     if (crontab && CRON_SPOOL.test(c.path)) continue;
     unnamed.push(`${c.change} ${c.path}`);
@@ -236,7 +244,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const opened = new Set(report.changes.filter((c) => c.change === 'mode').map((c) => c.path));
   const exposed = report.exposed.filter((p) => opened.has(p) || !p.startsWith(home));
   const stillUsed = [
-    ...report.referenced.map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a file a running program holds open, deleted though the request does not name that file
     ...report.heldOpen.filter((h) => !facts.requestPaths.includes(h.path)).map((h) => `${h.path} (held open by ${h.pid} ${h.args})`),
   ];
