@@ -178,9 +178,9 @@ describe('sandbox probes', () => {
     const plan = planProbes(extractFacts(req), req);
     expect(plan.destinations).toEqual(
       expect.arrayContaining([
-        { target: '/srv/out/a', by: 'mv', kind: 'into' },
-        { target: '/srv/out/b c', by: 'mv', kind: 'into' },
-        { target: '/backup/notes.txt', by: 'cp', kind: 'into' },
+        { target: '/srv/out/a', by: 'mv', kind: 'into', sources: ['/srv/a'] },
+        { target: '/srv/out/b c', by: 'mv', kind: 'into', sources: ['/srv/b c'] },
+        { target: '/backup/notes.txt', by: 'cp', kind: 'into', sources: ['/srv/notes.txt'] },
       ]),
     );
     expect(plan.destinations.some((d) => d.kind === 'dest')).toBe(false);
