@@ -779,6 +779,11 @@ iu() {
   done
   r "$1" done 1
 }
+# whether $1 is named like a note a person wrote (plain text, a README, a list of things to do)
+notename() {
+  case "${'$'}{1##*/}" in *.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*) return 0 ;; esac
+  return 1
+}
 rc() {
   for c in "$1"/* "$1"/.[!.]*; do
     [ -f "$c" ] && [ ! -L "$c" ] || continue
@@ -792,11 +797,9 @@ rc() {
 nb() {
   for c in "$1"/* "$1"/.[!.]*; do
     [ -f "$c" ] && [ ! -L "$c" ] || continue
-    case "${'$'}{c##*/}" in
-      *.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*) k=note ;;
-      *.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.php|*.go|*.java|*.pl|*.sh|Makefile|*.mk|Procfile) k=src ;;
-      *) continue ;;
-    esac
+    if notename "$c"; then k=note
+    else case "${'$'}{c##*/}" in *.py|*.js|*.mjs|*.cjs|*.ts|*.rb|*.php|*.go|*.java|*.pl|*.sh|Makefile|*.mk|Procfile) k=src ;; *) continue ;; esac
+    fi
     [ $k = src ] && printf '%s\n' "$2" | grep -qxF -- "$c" && continue
     [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf '%s %s\n' "$k" "$c"
   done
@@ -921,7 +924,7 @@ rn() {
     for c in "$dd"/*; do
       [ -f "$c" ] && [ ! -L "$c" ] || continue
       [ "$c" = "$t" ] && continue
-      case "${'$'}{c##*/}" in *.txt|*.md|*.rst|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*|*.note) ;; *) continue ;; esac
+      notename "$c" || continue
       [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
       grep -qF -- "$b" "$c" 2>/dev/null || continue
       l=$(grep -m 1 -iE -- "$NOREPLACE" "$c" 2>/dev/null | head -c 300)
@@ -1400,12 +1403,13 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
     // a file beside it: any other program may never look there)
     const names = (cmd: string | undefined): boolean =>
       (cmd ?? '').split(/\s+/).some((w) => w.startsWith('/') && (w === path || w.startsWith(`${path}/`) || (w.includes('/', 1) && path.startsWith(`${w.slice(0, w.lastIndexOf('/'))}/`))));
+    const classOf = (p: { uid?: number; gids: Set<number> }): 6 | 3 | 0 => (p.uid === info.uid ? 6 : info.gid !== undefined && info.gid >= 0 && p.gids.has(info.gid) ? 3 : 0);
     const hit = others.find(([, p]) => {
-      const cls = p.uid === info.uid ? 6 : info.gid !== undefined && info.gid >= 0 && p.gids.has(info.gid) ? 3 : 0;
+      const cls = classOf(p);
       return lost(cls) && (cls !== 3 || info.gid! > 0) && (cls !== 0 || names(p.cmd));
     });
     if (hit) {
-      const through = hit[1].uid === info.uid ? 'owner' : info.gid !== undefined && hit[1].gids.has(info.gid) ? 'group' : 'others';
+      const through = ({ 6: 'owner', 3: 'group', 0: 'others' } as const)[classOf(hit[1])];
       out.push({ probe: 'cut-off', target: path, ok: true, value: { pid: Number(hit[0]), uid: hit[1].uid!, through, mode } });
     }
   }
