@@ -65,13 +65,13 @@ export class EpisodeProber implements Prober {
     const user: SandboxUser = asked === 'root' || asked === 'user' ? asked : this.episode.user;
     const timeoutMs = this.opts.timeoutMs ?? 5000;
     try {
-      const first = await this.episode.exec(probeScript(plan), { user, timeoutMs, signal, maxOutputBytes: 4 * MiB });
+      const first = await this.episode.exec(probeScript(plan, undefined, this.episode.residentShellPid), { user, timeoutMs, signal, maxOutputBytes: 4 * MiB });
       if (first.error) return failAll(plan, `probe script: ${first.error}`);
       const records = parseProbeOutput(first.stdout);
       const hidden = plan.paths.map((_, i) => i).filter((i) => records.get(`p${i}`)?.has('denied'));
       let rootRecords;
       if (hidden.length > 0 && user !== 'root') {
-        const second = await this.episode.exec(probeScript(plan, hidden), { user: 'root', timeoutMs, signal, maxOutputBytes: 4 * MiB });
+        const second = await this.episode.exec(probeScript(plan, hidden, this.episode.residentShellPid), { user: 'root', timeoutMs, signal, maxOutputBytes: 4 * MiB });
         if (!second.error) rootRecords = parseProbeOutput(second.stdout);
       }
       return probeResults(plan, records, rootRecords);

@@ -682,7 +682,7 @@ pf() {
 pm() {
   for d in /proc/[0-9]*; do
     p=${'$'}{d#/proc/}
-    [ "$p" = "$$" ] && continue
+    [ "$p" = "$$" ] || [ "$p" = "$WS" ] && continue
     a=$(tr '\000' ' ' < "$d/cmdline" 2>/dev/null)
     [ -n "$a" ] || continue
     n=$(cat "$d/comm" 2>/dev/null)
@@ -700,13 +700,13 @@ lk() {
   if [ -f "$2" ] && [ ! -L "$2" ]; then
     p=$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')
     case "$p" in ''|*[!0-9]*) p= ;; esac
-    if [ -n "$p" ] && [ "$p" != 1 ] && [ "$p" != "$$" ] && [ -d "/proc/$p" ]; then
+    if [ -n "$p" ] && [ "$p" != 1 ] && [ "$p" != "$$" ] && [ "$p" != "$WS" ] && [ -d "/proc/$p" ]; then
       r "$1" holder "$p $(tr '\000' ' ' < "/proc/$p/cmdline" 2>/dev/null)"
     else
       for f in /proc/[0-9]*/fd/*; do
         [ "$(readlink "$f" 2>/dev/null)" = "$2" ] || continue
         q=${'$'}{f#/proc/}; q=${'$'}{q%%/*}
-        [ "$q" = "$$" ] && continue
+        [ "$q" = "$$" ] || [ "$q" = "$WS" ] && continue
         r "$1" holder "$q $(tr '\000' ' ' < "/proc/$q/cmdline" 2>/dev/null)"
         break
       done
@@ -773,6 +773,7 @@ iu() {
   [ -n "$l" ] && r "$1" linkin "$l"
   # a running program whose command line names something inside it (a server started from it)
   for q in /proc/[0-9]*; do
+    [ "${'$'}{q#/proc/}" = "$WS" ] && continue
     a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
     case "$a" in ''|*warden-probe*) continue ;; esac
     case " $a" in *" $2/"*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac
@@ -937,7 +938,7 @@ rn() {
 # job reading its input from its own folder under /tmp)
 fw() {
   for p in /proc/[0-9]*; do
-    i=${'$'}{p#/proc/}; [ "$i" = "$$" ] && continue
+    i=${'$'}{p#/proc/}; [ "$i" = "$$" ] || [ "$i" = "$WS" ] && continue
     w=$(readlink "$p/cwd" 2>/dev/null) || continue
     # (a home folder itself is where every login shell sits: not a sign of work on what is in it)
     case "$w" in ''|/|/root|/home) continue ;; esac
@@ -1021,8 +1022,10 @@ WARDEN_MATCHES
  * The probe script for a plan: path `i` is subject `p<i>`, glob `i` is `g<i>`; `onlyPaths`
  * limits a second, root pass to the paths the first identity could not see.
  */
-export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
-  const lines = [PRELUDE];
+export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShellPid?: number): string {
+  // WS: the episode's resident root shell, never one of the running programs a probe reports
+  // (the parent of a command it runs; handed over when the probe runs otherwise)
+  const lines = [`WS=${Number.isInteger(residentShellPid) ? String(residentShellPid) : '$PPID'}`, PRELUDE];
   const which = onlyPaths ?? plan.paths.map((_, i) => i);
   for (const i of which) lines.push(`pp p${i} ${shQuote(plan.paths[i]!)}`);
   if (!onlyPaths) {
@@ -1059,7 +1062,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[]): string {
     lines.push(`r - prod "$(grep -isE -m 1 -H -- ${shQuote(PRODUCTION_MARK)} /etc/motd /etc/issue /etc/hostname /etc/environment /etc/*/env /etc/*/*.env /etc/*/environment 2>/dev/null | head -n 1 | head -c 300)"`);
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
     // the accounts and groups programs run as, for a mode that may take their access away
-    if ((plan.modes?.length ?? 0) > 0) lines.push(`r - procids "$(grep -E '^(Uid|Gid|Groups):' /proc/[0-9]*/status 2>/dev/null | head -n 600; for p in /proc/[0-9]*; do printf '%s/status:Cmd: %s\\n' "$p" "$(tr '\\000' ' ' < $p/cmdline 2>/dev/null | head -c 300)"; done 2>/dev/null | head -n 200)"`);
+    if ((plan.modes?.length ?? 0) > 0) lines.push(`r - procids "$({ grep -E '^(Uid|Gid|Groups):' /proc/[0-9]*/status 2>/dev/null | head -n 600; for p in /proc/[0-9]*; do printf '%s/status:Cmd: %s\\n' "$p" "$(tr '\\000' ' ' < $p/cmdline 2>/dev/null | head -c 300)"; done 2>/dev/null | head -n 200; } | grep -v "^/proc/$WS/")"`);
   }
   return lines.join('\n') + '\n';
 }

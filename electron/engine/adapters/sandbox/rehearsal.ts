@@ -63,10 +63,10 @@ function manifestScript(marker: string): string {
     // links as ls -l shows them ("... /path -> target"), leaving out the tool links of the bin folders
     `find / ${prune.replace('-path /dev', '-path /dev -o -path /bin -o -path /sbin -o -path /usr/bin -o -path /usr/sbin')} -type l -exec ls -l {} + 2>/dev/null`,
     `echo ${marker}-proc`,
-    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; [ -n "$c" ] && printf '%s|%s|%s\\n' "\${p#/proc/}" "$2" "$c"; done`,
+    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || [ "$p" = /proc/$PPID ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; [ -n "$c" ] && printf '%s|%s|%s\\n' "\${p#/proc/}" "$2" "$c"; done`,
     `echo ${marker}-open`,
     // the files each process holds open (its descriptors that name a path)
-    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] && continue; for f in "$p"/fd/*; do t=$(readlink "$f" 2>/dev/null) || continue; case "$t" in /*) printf '%s|%s\\n' "\${p#/proc/}" "$t" ;; esac; done; done 2>/dev/null`,
+    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || [ "$p" = /proc/$PPID ] && continue; for f in "$p"/fd/*; do t=$(readlink "$f" 2>/dev/null) || continue; case "$t" in /*) printf '%s|%s\\n' "\${p#/proc/}" "$t" ;; esac; done; done 2>/dev/null`,
     `echo ${marker}-end`,
   ].join('\n');
 }
