@@ -1,6 +1,7 @@
 /**
  * The OS sandbox on a Docker-API engine (Docker, or Podman's compatible socket): a fresh,
- * locked-down container per episode, commands run in it through exec, and nothing left behind.
+ * locked-down container per episode, commands run in it (root's through a shell that stays in
+ * the container, see resident-shell.ts; the ordinary user's through exec), and nothing left behind.
  *
  * Each episode container: no network, every capability dropped except the three file ones root
  * needs to set up files for the ordinary user (CHOWN, DAC_OVERRIDE, FOWNER; without them root

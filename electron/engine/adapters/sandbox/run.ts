@@ -22,11 +22,13 @@ export interface RunOptions {
  * The command runs in a child shell; afterwards the parent counts the processes left in the
  * episode with a glob over /proc (no fork, so the count works even when a fork bomb has used up
  * the pid limit) and reports the count on stderr behind a marker nobody can guess in advance.
- * The count leaves out init and the counting shell itself.
+ * The count leaves out init, the counting shell itself and the episode's resident root shell
+ * (`shell`: its pid; when the command runs through it, it is the counting shell's parent).
  */
-function wrap(command: string, cwd: string | undefined, marker: string): string {
+function wrap(command: string, cwd: string | undefined, marker: string, shell: number | undefined): string {
   const cd = cwd ? `cd -- ${shQuote(cwd)} || exit 125\n` : '';
-  return `${cd}sh -c ${shQuote(command)}\ns=$?\nn=0\nfor p in /proc/[0-9]*; do n=$((n+1)); done\nprintf '\\n${marker} %d\\n' $((n-2)) >&2\nexit $s\n`;
+  const skip = shell !== undefined && Number.isInteger(shell) ? String(shell) : '$PPID';
+  return `${cd}sh -c ${shQuote(command)}\ns=$?\nn=0\nfor p in /proc/[0-9]*; do [ "$p" = /proc/${skip} ] || n=$((n+1)); done\nprintf '\\n${marker} %d\\n' $((n-2)) >&2\nexit $s\n`;
 }
 
 /** Splits the census line off stderr. */
@@ -46,7 +48,7 @@ export async function runInEpisode(episode: Episode, command: string, user: Sand
   const t0 = performance.now();
   const marker = `warden-census-${randomUUID()}`;
   try {
-    const r = await episode.exec(wrap(command, opts.cwd, marker), { user, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    const r = await episode.exec(wrap(command, opts.cwd, marker, episode.residentShellPid), { user, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
     episode.remember(command, user, opts.cwd);
     const census = takeCensus(r.stderr, marker);
     const t: Transcript = { command, user, stdout: r.stdout, stderr: census.stderr, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, truncated: r.truncated };
