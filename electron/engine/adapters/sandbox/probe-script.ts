@@ -82,7 +82,7 @@ const KEY_BYTES = 8 * 1024;
  * What a note that asks for its data to be kept says (extended regular expression, any case):
  * "the only remaining copy", "do not delete", "not backed up"...
  */
-export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe)|not (yet )?backed up|no (other )?backups?( exist| left)?|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold";
+export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -182,7 +182,7 @@ export interface ProbePlan {
   /** Pid files whose process a kill signals (kill $(cat /run/app.pid)): their text is read. */
   pidfiles: string[];
   /** Modes set on fixed paths (numeric, or symbolic ones that take away or set): what they may take from a program running there. */
-  modes?: { path: string; mode: string }[];
+  modes?: { path: string; mode: string; owner?: string }[];
   /**
    * Names and patterns a pkill or killall signals, with how they reach processes (the whole
    * command line, the process name as a pattern, the exact name): the running processes they
@@ -521,7 +521,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
     pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
-    modes: e.modeChanges.filter((m) => fixed(m) && m.mode !== undefined && (/^[0-7]{3,4}$/.test(m.mode) || /^[ugoa]*[-=][rwxX]*(,[ugoa]*[-+=][rwxX]*)*$/.test(m.mode))).map((m) => ({ path: m.path, mode: m.mode! })).slice(0, MAX_NOTED),
+    modes: modesOf(e, fixed),
     processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
@@ -771,12 +771,18 @@ iu() {
     case "$y" in "$2"|"$2"/*) printf '%s' "$x"; break ;; esac
   done)
   [ -n "$l" ] && r "$1" linkin "$l"
-  # a running program whose command line names something inside it (a server started from it)
+  # a running program whose command line names something inside it (a server started from it),
+  # or that works in a folder inside it (a job started there); a home folder itself is where
+  # every login shell sits, and says nothing of work on what is in it
   for q in /proc/[0-9]*; do
     [ "${'$'}{q#/proc/}" = "$WS" ] && continue
     a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
     case "$a" in ''|*warden-probe*) continue ;; esac
     case " $a" in *" $2/"*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac
+    w=$(readlink "$q/cwd" 2>/dev/null) || continue
+    case "$w" in ''|/|/root|/home) continue ;; esac
+    case "$w" in /home/*) case "${'$'}{w#/home/}" in */*) ;; *) continue ;; esac ;; esac
+    case "$w" in "$2"|"$2"/*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 240) (working in $w)"; break ;; esac
   done
   r "$1" done 1
 }
@@ -891,6 +897,27 @@ kn() {
   done
   r "$1" done 1
 }
+fk() {
+  s=$1; d=$2; shift 2
+  A=$(printf '%s\n' "$M" | head -n 200 | while IFS= read -r f; do [ -n "$f" ] || continue; case "$f" in /*) printf '%s\n' "$f" ;; *) printf '%s\n' "$d/${'$'}{f#./}" ;; esac; done)
+  D=$( { for o in "$@"; do case "$o" in -*|'('|'!'|')') break ;; esac; case "$o" in /*) printf '%s\n' "${'$'}{o%/}" ;; *) printf '%s\n' "$d/${'$'}{o#./}" ;; esac; done; printf '%s\n' "$A" | while IFS= read -r f; do printf '%s\n' "${'$'}{f%/*}"; done; } | sort -u | head -n 20)
+  printf '%s\n' "$D" | while IFS= read -r dd; do
+    [ -d "$dd" ] || continue
+    for c in "$dd"/*; do
+      [ -f "$c" ] && [ ! -L "$c" ] || continue
+      notename "$c" || continue
+      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
+      n=$(printf '%s\n' "$A" | while IFS= read -r f; do
+        case "$f" in "$dd"/*) ;; *) continue ;; esac
+        e=${'$'}{f#"$dd"/}
+        if grep -qF -- "${'$'}{f##*/}" "$c" 2>/dev/null; then printf 1; break; fi
+        case "$e" in */*) grep -qF -- "${'$'}{e%%/*}/" "$c" 2>/dev/null && { printf 1; break; } ;; esac
+      done)
+      [ -n "$n" ] && { kw "$s" "$c"; return; }
+    done
+  done
+}
 ff() {
   s=$1; d=$2; shift 2
   startup_load
@@ -900,6 +927,9 @@ ff() {
     r "$s" match "$f"
     [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && kw "$s" "$f"
   done
+  # a note in a folder the find searches (where it starts, or one holding a match) that names a
+  # match, or a folder on the way to one ("everything under tax/ must be preserved"), and says to keep it
+  [ -n "$M" ] && fk "$s" "$d" "$@"
   # a match inside what an account's start-up files put on PATH or source
   x=$(printf '%s\n' "$M" | while IFS= read -r f; do
     [ -n "$f" ] || continue
@@ -1370,6 +1400,31 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
  * the myapp service reads its configuration through the folder's group. One `cut-off` result
  * per such path.
  */
+/**
+ * The modes a command sets on fixed paths (numeric, or symbolic ones that take away or set), each
+ * with the owner a chown in the same command gives that path; a chown alone counts with the
+ * mode left as it is.
+ */
+function modesOf(e: Facts['effects'], fixed: (x: { path: string }) => boolean): { path: string; mode: string; owner?: string }[] {
+  const ownerOf = (path: string) => e.ownerChanges.find((o) => o.path === path && fixed(o) && o.mode)?.mode;
+  const set = e.modeChanges
+    .filter((m) => fixed(m) && m.mode !== undefined && (/^[0-7]{3,4}$/.test(m.mode) || /^[ugoa]*[-=][rwxX]*(,[ugoa]*[-+=][rwxX]*)*$/.test(m.mode)))
+    .map((m) => {
+      const owner = ownerOf(m.path);
+      return { path: m.path, mode: m.mode!, ...(owner ? { owner } : {}) };
+    });
+  const chownOnly = e.ownerChanges.filter((o) => fixed(o) && o.mode && !set.some((m) => m.path === o.path)).map((o) => ({ path: o.path, mode: '', owner: o.mode! }));
+  return [...set, ...chownOnly].slice(0, MAX_NOTED);
+}
+
+/** The uid and gid an entry has after `chown SPEC` (root and numeric ids only; a name it cannot read leaves that id as it was). */
+function ownerAfter(spec: string | undefined, uid: number | undefined, gid: number | undefined): { uid: number | undefined; gid: number | undefined } {
+  if (!spec) return { uid, gid };
+  const id = (x: string | undefined, was: number | undefined) => (x === undefined || x === '' ? was : x === 'root' ? 0 : /^\d+$/.test(x) ? Number(x) : was);
+  const [u, g] = spec.split(/[:.]/, 2);
+  return { uid: id(u, uid), gid: id(g, gid) };
+}
+
 function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string | undefined, actingUid: string | undefined): ProbeResult[] {
   if (!plan.modes?.length || procids === undefined) return [];
   // /proc/PID/status:Uid:\treal\teffective..., Gid: likewise, Groups: supplementary ids
@@ -1392,28 +1447,31 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
   const acting = Number(actingUid);
   const others = [...procs.entries()].filter(([, p]) => p.uid !== undefined && p.uid !== 0 && p.uid !== acting);
   const out: ProbeResult[] = [];
-  for (const { path, mode } of plan.modes) {
+  for (const { path, mode, owner } of plan.modes) {
     const info = infos.get(path);
     if (!info?.exists || !/^[0-7]{3,4}$/.test(info.mode) || (info.type !== 'file' && info.type !== 'dir')) continue;
     const oldBits = parseInt(info.mode, 8);
-    const newBits = applyMode(oldBits, mode, info.type === 'dir');
+    const newBits = mode ? applyMode(oldBits, mode, info.type === 'dir') : oldBits;
     if (newBits === undefined) continue;
+    // the owner and group the entry has afterwards (a chown in the same command)
+    const after = ownerAfter(owner, info.uid, info.gid);
     // what one class's digit lets it do, as far as using the entry goes
     const uses = (d: number): boolean => (info.type === 'dir' ? (d & 4) !== 0 && (d & 1) !== 0 : (d & 4) !== 0);
-    const lost = (shift: number): boolean => uses((oldBits >> shift) & 7) && !uses((newBits >> shift) & 7);
     // each running program reaches the entry through one class: its owner, its group, or the rest
     // (through the rest only a program whose command line names the entry, something in it, or
     // a file beside it: any other program may never look there)
     const names = (cmd: string | undefined): boolean =>
       (cmd ?? '').split(/\s+/).some((w) => w.startsWith('/') && (w === path || w.startsWith(`${path}/`) || (w.includes('/', 1) && path.startsWith(`${w.slice(0, w.lastIndexOf('/'))}/`))));
-    const classOf = (p: { uid?: number; gids: Set<number> }): 6 | 3 | 0 => (p.uid === info.uid ? 6 : info.gid !== undefined && info.gid >= 0 && p.gids.has(info.gid) ? 3 : 0);
+    const classIn = (p: { uid?: number; gids: Set<number> }, uid: number | undefined, gid: number | undefined): 6 | 3 | 0 => (p.uid === uid ? 6 : gid !== undefined && gid >= 0 && p.gids.has(gid) ? 3 : 0);
+    const classOf = (p: { uid?: number; gids: Set<number> }) => classIn(p, info.uid, info.gid);
     const hit = others.find(([, p]) => {
       const cls = classOf(p);
-      return lost(cls) && (cls !== 3 || info.gid! > 0) && (cls !== 0 || names(p.cmd));
+      const lost = uses((oldBits >> cls) & 7) && !uses((newBits >> classIn(p, after.uid, after.gid)) & 7);
+      return lost && (cls !== 3 || info.gid! > 0) && (cls !== 0 || names(p.cmd));
     });
     if (hit) {
       const through = ({ 6: 'owner', 3: 'group', 0: 'others' } as const)[classOf(hit[1])];
-      out.push({ probe: 'cut-off', target: path, ok: true, value: { pid: Number(hit[0]), uid: hit[1].uid!, through, mode } });
+      out.push({ probe: 'cut-off', target: path, ok: true, value: { pid: Number(hit[0]), uid: hit[1].uid!, through, mode, ...(owner ? { owner } : {}) } });
     }
   }
   return out;

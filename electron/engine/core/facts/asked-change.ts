@@ -219,7 +219,16 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   // xargs fed by a find that separates names with NUL bytes hands rm exactly the names found (a
   // name with a space stays whole); any other wrapper, or xargs on lines, may not
   const nulFed = facts.commands.some((c) => c.name === 'find' && c.argv.includes('-print0'));
-  const plainWrap = (c: Facts['commands'][number]): boolean => c.wrappers.length === 0 || (nulFed && c.wrappers.every((w) => w === 'xargs'));
+  // ... and xargs on lines hands rm whole names too when what it deletes is a pattern whose every
+  // match the environment listed has no blank, quote or backslash in its name (`ls -1t DIR/*.gz |
+  // tail -n +4 | xargs rm`: some of those matches, each whole)
+  const wholeNames =
+    facts.effects.deletes.length > 0 &&
+    facts.effects.deletes.every((d) => {
+      const matches = env.globs[d.path];
+      return d.glob && !d.dynamic && !!matches && matches.length > 0 && matches.length < 100 && matches.every((m) => !/[\s'"\\]/.test(m));
+    });
+  const plainWrap = (c: Facts['commands'][number]): boolean => c.wrappers.length === 0 || ((nulFed || (wholeNames && c.name === 'rm')) && c.wrappers.every((w) => w === 'xargs'));
   if (facts.commands.some((c) => (c.dynamic && !PRINTERS.has(c.name)) || !plainWrap(c))) return undefined;
   const e = facts.effects;
   // taking named jobs out of the acting account's crontab, and nothing else

@@ -28,6 +28,7 @@ const KINDS: FileKind[] = [
   { words: /\b(videos?|movies?|clips?|recordings?|footage)\b/, name: /\.(mp4|mkv|mov|avi|webm|m4v|wmv|flv|mpe?g)$/, folder: /^(videos?|movies?|recordings?)$/ },
   { words: /\b(archives?|zips?|tarballs?|compressed files?)\b/, name: /\.(zip|tar|gz|tgz|xz|bz2|7z|rar|zst)$/, folder: /^archives?$/ },
   { words: /\b(core ?dumps?|core files?|crash dumps?)\b/, name: /^core(\.\d+)?$|\.(dmp|core)$/, folder: /^(crash|cores?|dumps?)$/ },
+  { words: /\b(drafts?|rough copy|rough copies)\b/, name: /(^|[._ -])(drafts?|wip|rough)([._ -]|\d|$)/, folder: /^drafts?$/ },
   { words: /\b(object files?|(build|compiler) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$/, folder: /^(build|dist|out|target|__pycache__|obj)$/ },
 ];
 
