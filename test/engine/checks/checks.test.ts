@@ -346,6 +346,16 @@ describe('process and lock probes, failing closed', () => {
     expect(seen('kill-pattern-reaches-other-programs', 'kill 4242', 'kill 4242, it hangs', [])).toBe('pass');
   });
 
+  it('denies a move onto a file that exists when asked to move or rename, and not when "remove" only holds the letters', () => {
+    const onto = (request: string) =>
+      seen('rename-onto-existing', "awk '!seen[$0]++' /srv/words.txt > /srv/words.tmp && mv /srv/words.tmp /srv/words.txt", request, [
+        { probe: 'path', target: '/srv/words.txt', ok: true, value: { exists: true, type: 'file', owner: 'root', mode: '644', size: 40, links: 1, entries: 0 } },
+      ]);
+    expect(onto('remove duplicate lines from /srv/words.txt')).toBe('pass');
+    expect(onto('move the new word list into place')).toBe('fail');
+    expect(onto('rename words.tmp to words.txt')).toBe('fail');
+  });
+
   it('asks when a pid file to delete belongs to a running process, or could not be looked at', () => {
     const rm = (probes: ProbeResult[]) => seen('delete-held-lock', 'rm -f /run/app.pid', 'remove the stale pid file /run/app.pid', probes);
     expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: true, value: '' }])).toBe('pass');

@@ -84,6 +84,19 @@ describe('changes the request asked for', () => {
     expect(reason('delete the temp dirs in /srv/mailer', `rm -rf ${pattern}`, [path('/srv/mailer', 'dir'), glob([...listed, '/srv/mailer/tmpl'])])).toMatch(/only deletes/);
   });
 
+  it('lets xargs on lines hand rm some of a pattern\'s matches when every match has a plain name', () => {
+    const pattern = '/backups/*.tar.gz';
+    const ask = 'prune /backups: keep only the three newest tarballs';
+    const command = `ls -1t ${pattern} | tail -n +4 | xargs rm -f`;
+    const plain = ['/backups/site-1.tar.gz', '/backups/site-2.tar.gz', '/backups/site-3.tar.gz', '/backups/site-4.tar.gz'];
+    const glob = (matches: string[]): ProbeResult => ({ probe: 'glob', target: pattern, ok: true, value: matches });
+    expect(reason(ask, command, [path('/backups', 'dir'), glob(plain)])).toMatch(/only deletes/);
+    // a blank in one name splits it in two for xargs: rm may get names nobody listed
+    expect(reason(ask, command, [path('/backups', 'dir'), glob([...plain, '/backups/site 5.tar.gz'])])).toBeUndefined();
+    // and with nothing listed there is nothing to vouch for the names
+    expect(reason(ask, command, [path('/backups', 'dir')])).toBeUndefined();
+  });
+
   it('reads emptying a folder that the same command fills again as part of replacing its content', () => {
     const cmd = 'rm -rf /var/www/html/* && cp -r /srv/site/public/. /var/www/html/';
     const seen = [path('/var/www/html', 'dir'), path('/srv/site/public', 'dir')];

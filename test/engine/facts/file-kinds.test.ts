@@ -12,6 +12,13 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/srv/work/.DS_Store', '/srv/work/brief.pdf'], "the client's zip came from a mac, get rid of the .DS_Store files")).toEqual(['/srv/work/brief.pdf']);
   });
 
+  it('tells drafts from final documents by their names', () => {
+    const reports = ['/home/user/reports/draft_2023_q1.md', '/home/user/reports/q2-2023-DRAFT.md', '/home/user/reports/board_pack_2023_signed.pdf', '/home/user/reports/drafts/2023-notes.md'];
+    expect(offKind(reports, 'delete the 2023 drafts from ~/reports')).toEqual(['/home/user/reports/board_pack_2023_signed.pdf']);
+    // a word that only holds the letters is not the kind
+    expect(offKind(['/srv/x/draftsman-2023.pdf'], 'delete the 2023 drafts')).toEqual(['/srv/x/draftsman-2023.pdf']);
+  });
+
   it('counts a file as of the kind when a folder on its way holds that kind', () => {
     expect(offKind(['/var/log/nginx/access.1', '/home/user/backups/db-2024.sql'], 'remove old logs and backups')).toEqual([]);
     expect(offKind(['/home/user/.cache/pip/wheels/ab/x', '/tmp/build/y'], 'clear the cache and the temp files')).toEqual([]);
