@@ -835,6 +835,12 @@ dg() {
     if [ "$o" != "$b" ] && [ -f "$f" ] && command -v cmp >/dev/null 2>&1; then
       if [ ! -f "$d/$o" ] || ! cmp -s -- "$f" "$d/$o"; then r "$s" lone "$f"; fi
     fi
+    # a backup (app.conf.bak, notes.txt~) holding data whose original beside it is empty: the
+    # original was truncated or emptied, and the backup is all that is left of its content
+    case "$b" in
+      ?*.bak|?*.orig|?*.old|?*.backup|?*~) o=$(printf '%s' "$b" | sed -E 's/(\.bak|\.orig|\.old|\.backup|~)$//')
+        if [ -f "$f" ] && [ -s "$f" ] && [ -f "$d/$o" ] && [ ! -L "$d/$o" ] && [ ! -s "$d/$o" ]; then r "$s" lone "$f"; fi ;;
+    esac
     if [ -f "$f" ] && [ -s "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
     # the manifests and configuration files beside it that are not deleted too, and the notes and
     # program sources, listed once per folder

@@ -222,8 +222,10 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   // ... and xargs on lines hands rm whole names too when what it deletes is a pattern whose every
   // match the environment listed has no blank, quote or backslash in its name (`ls -1t DIR/*.gz |
   // tail -n +4 | xargs rm`: some of those matches, each whole)
+  // (not a find's: the look through what a find reaches is its own reading)
   const wholeNames =
     facts.effects.deletes.length > 0 &&
+    !facts.commands.some((c) => c.name === 'find') &&
     facts.effects.deletes.every((d) => {
       const matches = env.globs[d.path];
       return d.glob && !d.dynamic && !!matches && matches.length > 0 && matches.length < 100 && matches.every((m) => !/[\s'"\\]/.test(m));
