@@ -73,11 +73,19 @@ describe('root commands through the resident shell and through exec', () => {
 
   const setup = 'mkdir -p /srv/app && echo v1 > /srv/app/conf && adduser -D -H svc 2>/dev/null; (sleep 300 >/dev/null 2>&1 &)';
   const pair = async (): Promise<[Episode, Episode]> => [await withShell.openEpisode({ user: 'root', setup }), await withExec.openEpisode({ user: 'root', setup })];
+  /** Runs `body` on a fresh pair of episodes (resident shell, exec) with the same setup, and closes both. */
+  const inPair = async (body: (a: Episode, b: Episode) => Promise<void>): Promise<void> => {
+    const [a, b] = await pair();
+    try {
+      await body(a, b);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  };
   const same = (r: ExecResult) => ({ stdout: r.stdout.replace(/HOSTNAME=\S+/, 'HOSTNAME=h'), stderr: r.stderr, exitCode: r.exitCode, timedOut: r.timedOut, truncated: r.truncated, error: r.error });
 
   it('gives each command the same environment, folder, input, output and exit code', async () => {
-    const [a, b] = await pair();
-    try {
+    await inPair(async (a, b) => {
       expect(a.residentShellPid).toBeGreaterThan(1);
       expect(b.residentShellPid).toBeUndefined();
       const commands = [
@@ -97,27 +105,21 @@ describe('root commands through the resident shell and through exec', () => {
       expect((await a.exec('cat /srv/app/conf')).stdout).toBe('v2\n');
       // still the resident shell after all of them
       expect(a.residentShellPid).toBeGreaterThan(1);
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
+    });
   }, 60_000);
 
   it('caps output the same way', async () => {
-    const [a, b] = await pair();
-    try {
+    await inPair(async (a, b) => {
       const c = 'head -c 300000 /dev/zero | tr "\\0" x; head -c 5000 /dev/zero | tr "\\0" y >&2';
       const [x, y] = [await a.exec(c, { user: 'root', maxOutputBytes: 100_000 }), await b.exec(c, { user: 'root', maxOutputBytes: 100_000 })];
       expect(x.truncated).toBe(true);
       expect(x.stdout.length).toBe(100_000);
       expect(same(x)).toEqual(same(y));
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
+    });
   }, 60_000);
 
   it('reports a command that takes the shell down as exec would, and runs the next commands through exec', async () => {
-    const [a, b] = await pair();
-    try {
+    await inPair(async (a, b) => {
       const [x, y] = [await a.exec('killall sh; echo not reached', { user: 'root' }), await b.exec('killall sh; echo not reached', { user: 'root' })];
       expect(same(x)).toEqual(same(y));
       expect(x.exitCode).toBe(143);
@@ -126,27 +128,22 @@ describe('root commands through the resident shell and through exec', () => {
       expect(after.stdout).toBe('still here\n0\n');
       // kill -9 -1 spares the shell that calls it: exec's command goes on and exits 0; the
       // resident shell, taken down, cannot learn that and reports its own end (never success)
-      const [c, d] = [await withShell.openEpisode({ user: 'root', setup }), await withExec.openEpisode({ user: 'root', setup })];
-      try {
+      await inPair(async (c, d) => {
         const [p, q] = [await c.exec('kill -9 -1; echo after', { user: 'root' }), await d.exec('kill -9 -1; echo after', { user: 'root' })];
         expect(p.stdout).toBe('after\n');
         expect(q).toMatchObject({ stdout: 'after\n', exitCode: 0 });
         expect(p.exitCode).toBe(137);
         expect(c.residentShellPid).toBeUndefined();
-        // what is left running (the command's orphaned shell may linger a moment as a zombie for init to reap)
-        const left = 'ps -o stat=,args= | grep -v "^Z" | grep -v -e "ps -o" -e grep | cut -c 6-';
-        expect((await c.exec(left, { user: 'root' })).stdout).toBe((await d.exec(left, { user: 'root' })).stdout);
-      } finally {
-        await Promise.all([c.close(), d.close()]);
-      }
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
+        // both took down what the setup left running
+        const left = 'ps -o args= | grep -c "^sleep 300"';
+        expect((await c.exec(left, { user: 'root' })).stdout).toBe('0\n');
+        expect((await d.exec(left, { user: 'root' })).stdout).toBe('0\n');
+      });
+    });
   }, 60_000);
 
   it('cuts off a command past its time-out, and one that leaves a job holding its output, as exec does', async () => {
-    const [a, b] = await pair();
-    try {
+    await inPair(async (a, b) => {
       for (const c of ['sleep 30', 'sleep 30 & echo started']) {
         const [x, y] = [await a.exec(c, { user: 'root', timeoutMs: 800 }), await b.exec(c, { user: 'root', timeoutMs: 800 })];
         expect(x.timedOut, c).toBe(true);
@@ -156,14 +153,11 @@ describe('root commands through the resident shell and through exec', () => {
       }
       expect((await a.exec('echo fine', { user: 'root' })).stdout).toBe('fine\n');
       expect((await a.exec('echo fine', { user: 'user' })).stdout).toBe('fine\n');
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
+    });
   }, 60_000);
 
   it('is not among the running programs the probes report, as root or as the user', async () => {
-    const [a, b] = await pair();
-    try {
+    await inPair(async (a, b) => {
       for (const user of ['root', 'user'] as const) {
         for (const command of ['pkill sh', 'killall -9 sh', 'pkill -f "read -r"', 'rm -rf /srv/app', 'chmod 700 /', 'find / -name conf -delete']) {
           const req: ActionRequest = { request: 'tidy up', action: { type: 'shell', command }, context: { user } };
@@ -175,8 +169,6 @@ describe('root commands through the resident shell and through exec', () => {
           expect(clean(x), `${user}: ${command}`).toBe(clean(y));
         }
       }
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
+    });
   }, 120_000);
 });
