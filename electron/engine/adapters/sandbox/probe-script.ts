@@ -1411,7 +1411,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
  * with the owner a chown in the same command gives that path; a chown alone counts with the
  * mode left as it is.
  */
-function modesOf(e: Facts['effects'], fixed: (x: { path: string }) => boolean): { path: string; mode: string; owner?: string }[] {
+function modesOf(e: Facts['effects'], fixed: (x: { path: string; dynamic: boolean }) => boolean): { path: string; mode: string; owner?: string }[] {
   const ownerOf = (path: string) => e.ownerChanges.find((o) => o.path === path && fixed(o) && o.mode)?.mode;
   const set = e.modeChanges
     .filter((m) => fixed(m) && m.mode !== undefined && (/^[0-7]{3,4}$/.test(m.mode) || /^[ugoa]*[-=][rwxX]*(,[ugoa]*[-+=][rwxX]*)*$/.test(m.mode)))

@@ -65,7 +65,7 @@ export interface ShellCommand {
  * holding back a tail that could be the start of one.
  */
 export class MarkFilter {
-  private held = Buffer.alloc(0);
+  private held: Buffer = Buffer.alloc(0);
   private mark: Buffer | undefined;
   private sink: CappedSink | undefined;
   private onEnd: ((code: string) => void) | undefined;
