@@ -903,9 +903,15 @@ kn() {
   done
   r "$1" done 1
 }
+# the first $1 matches of the find ($M), made absolute against the folder it runs in ($2)
+fm() {
+  printf '%s\n' "$M" | head -n "$1" | while IFS= read -r f; do [ -n "$f" ] || continue; case "$f" in /*) printf '%s\n' "$f" ;; *) printf '%s\n' "$2/${'$'}{f#./}" ;; esac; done
+}
+# a note in a folder the find searches (where it starts, or one holding a match) that names a
+# match, or a folder on the way to one, and says to keep it: $1 subject, $2 the find's folder, then its arguments
 fk() {
   s=$1; d=$2; shift 2
-  A=$(printf '%s\n' "$M" | head -n 200 | while IFS= read -r f; do [ -n "$f" ] || continue; case "$f" in /*) printf '%s\n' "$f" ;; *) printf '%s\n' "$d/${'$'}{f#./}" ;; esac; done)
+  A=$(fm 200 "$d")
   D=$( { for o in "$@"; do case "$o" in -*|'('|'!'|')') break ;; esac; case "$o" in /*) printf '%s\n' "${'$'}{o%/}" ;; *) printf '%s\n' "$d/${'$'}{o#./}" ;; esac; done; printf '%s\n' "$A" | while IFS= read -r f; do printf '%s\n' "${'$'}{f%/*}"; done; } | sort -u | head -n 20)
   printf '%s\n' "$D" | while IFS= read -r dd; do
     [ -d "$dd" ] || continue
@@ -984,7 +990,7 @@ fw() {
 }
 fc() {
   s=$1; d=$2; shift 2
-  A=$(printf '%s\n' "$M" | head -n 50 | while IFS= read -r f; do [ -n "$f" ] || continue; case "$f" in /*) printf '%s\n' "$f" ;; *) printf '%s\n' "$d/${'$'}{f#./}" ;; esac; done)
+  A=$(fm 50 "$d")
   for o in "$@"; do
     case "$o" in -*|'('|'!'|')') break ;; esac
     case "$o" in /*) t=$o ;; *) t="$d/${'$'}{o#./}" ;; esac
