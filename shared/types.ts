@@ -355,7 +355,7 @@ export interface RehearsalReport {
   referenced: { target: string; by: string; line: string }[];
   /** Processes running before that were gone after (not a passing child of a loop). */
   /** `restarted`: a process with the same command line was running again afterwards. */
-  killed: { pid: string; args: string; restarted?: boolean }[];
+  killed: { pid: string; args: string; owner?: string; restarted?: boolean }[];
   /** Folders where it deleted files that held data and every file of the same kind it kept there is empty. */
   keptEmpty: { folder: string; deleted: string[]; kept: number }[];
   /** Files it deleted (not moved) that a program running before held open. */

@@ -32,6 +32,9 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const n of plan.noted) out.push({ probe: 'keep-note', target: n, ok: false, error });
   for (const n of plan.noted) out.push({ probe: 'in-use', target: n, ok: false, error });
   for (const n of plan.emptied) out.push({ probe: 'keep-note', target: `${n}/*`, ok: false, error });
+  for (const n of plan.emptied) out.push({ probe: 'in-use', target: `${n}/*`, ok: false, error });
+  for (const n of plan.truncated) out.push({ probe: 'keep-note', target: n, ok: false, error });
+  for (const g of plan.groupsOut) out.push({ probe: 'primary-group', target: g, ok: false, error });
   for (const d of plan.doomed) out.push({ probe: 'doomed', target: d, ok: false, error });
   for (const f of plan.finds) out.push({ probe: 'find', target: f.target, ok: false, error });
   for (const b of plan.blanks) out.push({ probe: 'holds-bytes', target: b, ok: false, error });

@@ -80,9 +80,10 @@ const NOTE_BYTES = 64 * 1024;
 const KEY_BYTES = 8 * 1024;
 /**
  * What a note that asks for its data to be kept says (extended regular expression, any case):
- * "the only remaining copy", "do not delete", "not backed up"...
+ * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
+ * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold";
+export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -151,6 +152,8 @@ export interface ProbePlan {
    * and whether a configuration file in /etc or a crontab names it or a link near it leads into it (in use).
    */
   noted: string[];
+  /** Files emptied in place, whose folder is looked through for a note saying to keep what is there. */
+  truncated: string[];
   /**
    * Accounts and groups the action takes out (their lines deleted from the account files): their
    * own lines there do not count as using what is deleted (an account's line names its home).
@@ -199,6 +202,8 @@ export interface ProbePlan {
    * holds that id, and whether the name is already taken.
    */
   accounts: { name: string; id: string; of: 'passwd' | 'group' }[];
+  /** Groups the action takes out of /etc/group, looked up as accounts' primary groups. */
+  groupsOut: string[];
   /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
   texts: string[];
   /**
@@ -499,6 +504,9 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const x of [...e.modeChanges, ...e.ownerChanges]) if (x.recursive && fixed(x)) trees.add(x.path);
   const noted = new Set<string>();
   for (const x of e.deletes) if (fixed(x) && x.path !== '/') noted.add(x.path);
+  // a file emptied in place (`truncate -s 0`): the notes beside it speak for it too
+  const truncated = new Set<string>();
+  for (const x of e.deletes) if (x.by.startsWith('truncate') && fixed(x) && x.path.lastIndexOf('/') > 0) truncated.add(x.path);
   // a folder a `DIR/*` pattern empties
   const emptied = new Set<string>();
   for (const x of e.deletes) if (x.path.endsWith('/*') && x.path.length > 3 && fixed({ path: x.path.slice(0, -2), dynamic: x.dynamic })) emptied.add(x.path.slice(0, -2));
@@ -516,6 +524,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     // (names without a dot, so each stays literal inside the script's grep -E)
     takenOut: [...new Set(e.privilege.flatMap((p) => (p.removes && p.account !== undefined && /^[a-z_][a-z0-9_-]{0,31}$/i.test(p.account) ? [p.account] : [])))],
     emptied: [...emptied].slice(0, MAX_NOTED),
+    truncated: [...truncated].slice(0, MAX_NOTED),
     doomed: [...doomed].slice(0, MAX_DOOMED),
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
@@ -524,6 +533,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     modes: modesOf(e, fixed),
     processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
+    groupsOut: [...new Set(e.privilege.flatMap((p) => (p.removes && p.of === 'group' && p.account !== undefined && /^[a-z_][a-z0-9_-]{0,31}$/i.test(p.account) ? [p.account] : [])))].slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
     served: e.reads
@@ -643,6 +653,13 @@ bn() {
       r "$1" binary "$f"; break
     fi
   done
+  r "$1" done 1
+}
+# the accounts whose primary group is group $2 (by its id in /etc/group), but those the action
+# takes out too ($3: their names joined by |)
+gp() {
+  g=$(awk -F: -v n="$2" '$1 == n { print $3; exit }' /etc/group 2>/dev/null)
+  [ -n "$g" ] && awk -F: -v g="$g" '$4 == g { print $1 }' /etc/passwd 2>/dev/null | grep -vxE -- "($3)" | head -n 5 | while IFS= read -r u; do r "$1" member "$u"; done
   r "$1" done 1
 }
 ac() {
@@ -786,6 +803,19 @@ iu() {
   done
   r "$1" done 1
 }
+# a running program given a folder inside $2 on its command line, or working in one (what a
+# DIR/* pattern empties out from under a job: its work folder under /tmp)
+ip() {
+  for q in /proc/[0-9]*; do
+    [ "${'$'}{q#/proc/}" = "$WS" ] && continue
+    a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
+    case "$a" in ''|*warden-probe*) continue ;; esac
+    h=$( IFS=' '; set -f; for w in $a; do case "$w" in "$2"/*) [ -d "$w" ] && [ ! -L "$w" ] && { printf '%s' "$w"; break; } ;; esac; done )
+    [ -z "$h" ] && { w=$(readlink "$q/cwd" 2>/dev/null); case "$w" in "$2"/*) h=$w ;; esac; }
+    if [ -n "$h" ]; then r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 240) (working in $h)"; break; fi
+  done
+  r "$1" done 1
+}
 # whether $1 is named like a note a person wrote (plain text, a README, a list of things to do)
 notename() {
   case "${'$'}{1##*/}" in *.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*) return 0 ;; esac
@@ -895,6 +925,16 @@ dg() {
 kw() {
   grep -qiE "$KEEP" -- "$2" 2>/dev/null || return 1
   r "$1" note "$2"; r "$1" says "$(grep -m 1 -iE "$KEEP" -- "$2" 2>/dev/null | head -c 300)"
+}
+# a note beside the file $2 (in its own folder, not below) that says to keep what is there
+kb() {
+  for c in "${'$'}{2%/*}"/*; do
+    [ -f "$c" ] && [ ! -L "$c" ] && [ "$c" != "$2" ] || continue
+    notename "$c" || continue
+    [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+    kw "$1" "$c" && break
+  done
+  r "$1" done 1
 }
 kn() {
   if [ -L "$2" ] || [ ! -e "$2" ]; then r "$1" done 1; return; fi
@@ -1076,10 +1116,11 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.scriptGlobs.forEach((p, i) => lines.push(`sg S${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
-    if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
-    plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`));
+    plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`, `ip U${i} ${shQuote(p)}`));
+    plan.truncated.forEach((p, i) => lines.push(`kb T${i} ${shQuote(p)}`));
     plan.doomed.forEach((p, i) => lines.push(`dg d${i} ${shQuote(p)}`));
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
@@ -1087,6 +1128,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
+    plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
@@ -1339,6 +1381,10 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('in-use', p, `u${i}`, 'could not look for what still uses it', (rec) => ({ config: rec.get('config')?.[0] ?? '', line: rec.get('line')?.[0] ?? '', link: rec.get('linkin')?.[0] ?? '' }));
   });
   plan.emptied.forEach((p, i) => answer('keep-note', `${p}/*`, `m${i}`, 'what is about to be deleted could not be read', keepNote));
+  plan.emptied.forEach((p, i) =>
+    answer('in-use', `${p}/*`, `U${i}`, 'could not look for programs working in what is about to be deleted', (rec) => ({ config: rec.get('config')?.[0] ?? '', line: rec.get('line')?.[0] ?? '', link: '' })),
+  );
+  plan.truncated.forEach((p, i) => answer('keep-note', p, `T${i}`, 'the folder of what is about to be emptied could not be read', keepNote));
   plan.doomed.forEach((p, i) =>
     answer('doomed', p, `d${i}`, 'what the action deletes could not be looked through', (rec) => {
       const refs = rec.get('ref') ?? [];
@@ -1376,6 +1422,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       return { secret, program: rec.get('program')?.[0] ?? '' };
     }),
   );
+  plan.groupsOut.forEach((g, i) => answer('primary-group', g, `P${i}`, '/etc/group or /etc/passwd could not be read', (rec) => rec.get('member') ?? []));
   plan.accounts.forEach((a, i) =>
     answer('account-id', `${a.of}:${a.name}`, `a${i}`, `/etc/${a.of} could not be read`, (rec) => ({ id: a.id, holder: rec.get('holder')?.[0] ?? '', exists: rec.get('exists')?.[0] === '1' })),
   );

@@ -63,7 +63,7 @@ function manifestScript(marker: string): string {
     // links as ls -l shows them ("... /path -> target"), leaving out the tool links of the bin folders
     `find / ${prune.replace('-path /dev', '-path /dev -o -path /bin -o -path /sbin -o -path /usr/bin -o -path /usr/sbin')} -type l -exec ls -l {} + 2>/dev/null`,
     `echo ${marker}-proc`,
-    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || [ "$p" = /proc/$PPID ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; [ -n "$c" ] && printf '%s|%s|%s\\n' "\${p#/proc/}" "$2" "$c"; done`,
+    `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || [ "$p" = /proc/$PPID ] && continue; st=$(cat "$p/stat" 2>/dev/null) || continue; st=\${st##*) }; set -- $st; c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue; u=$(stat -c %U "$p" 2>/dev/null); [ -n "$c" ] && printf '%s|%s|%s|%s\\n' "\${p#/proc/}" "$2" "$u" "$c"; done`,
     `echo ${marker}-open`,
     // the files each process holds open (its descriptors that name a path)
     `for p in /proc/[0-9]*; do [ "$p" = /proc/$$ ] || [ "$p" = /proc/$PPID ] && continue; for f in "$p"/fd/*; do t=$(readlink "$f" 2>/dev/null) || continue; case "$t" in /*) printf '%s|%s\\n' "\${p#/proc/}" "$t" ;; esac; done; done 2>/dev/null`,
@@ -75,8 +75,8 @@ function manifestScript(marker: string): string {
 interface Manifest {
   entries: Map<string, RehearsedEntry & { inode: string; mtime: number }>;
   hashes: Map<string, string>;
-  /** pid -> parent pid and command line. */
-  procs: Map<string, { ppid: string; args: string }>;
+  /** pid -> parent pid, owning account and command line. */
+  procs: Map<string, { ppid: string; owner: string; args: string }>;
   /** Symbolic link -> what it points at, as written. */
   links: Map<string, string>;
   /** Path -> the pids holding it open. */
@@ -119,8 +119,8 @@ function parseManifest(out: string, marker: string): Manifest {
       const arrow = line.indexOf(' -> ', from);
       if (from > 0 && arrow > from) m.links.set(line.slice(from + 1, arrow), line.slice(arrow + 4));
     } else if (section === 'proc') {
-      const [pid, ppid, ...rest] = line.split('|');
-      if (pid && ppid && rest.length > 0) m.procs.set(pid, { ppid, args: rest.join('|').trim() });
+      const [pid, ppid, owner = '', ...rest] = line.split('|');
+      if (pid && ppid && rest.length > 0) m.procs.set(pid, { ppid, owner: owner.trim(), args: rest.join('|').trim() });
     } else if (section === 'open') {
       const bar = line.indexOf('|');
       if (bar > 0 && line[bar + 1] === '/') {
@@ -174,7 +174,7 @@ function diffManifests(before: Manifest, after: Manifest): { changes: RehearsedC
   const running = new Set([...after.procs.values()].map((p) => p.args));
   // a process that ended while its parent (other than init) lives on is a loop's passing child
   // (a `sleep` between polls), not one the command stopped
-  for (const [pid, p] of before.procs) if (!after.procs.has(pid) && (p.ppid === '1' || p.ppid === '0' || !after.procs.has(p.ppid))) killed.push({ pid, args: p.args, ...(running.has(p.args) ? { restarted: true } : {}) });
+  for (const [pid, p] of before.procs) if (!after.procs.has(pid) && (p.ppid === '1' || p.ppid === '0' || !after.procs.has(p.ppid))) killed.push({ pid, args: p.args, ...(p.owner ? { owner: p.owner } : {}), ...(running.has(p.args) ? { restarted: true } : {}) });
   return { changes, killed };
 }
 
@@ -230,7 +230,7 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
 }
 
 /** Files whose words configure or run something: where a path in them means something still uses it. */
-const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*))$/;
+const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config)$/;
 const CONFIG_PLACE = /^\/(etc|var\/spool\/cron)\//;
 /** Largest configuration file read for references. */
 const CONFIG_BYTES = 256 * 1024;

@@ -16,6 +16,8 @@ export interface ProbedPath {
   entries: number;
   /** False when only root could see it: the action's own account cannot reach it. */
   visible: boolean;
+  /** For a link: what is at its end ("dir", "file", "other", or "none" when it leads nowhere); empty otherwise. */
+  pointsTo: string;
 }
 
 /** Probes as checks read them: `probes.available`, `probes.paths["/x"].exists`, `probes.overwrites`... */
@@ -36,6 +38,8 @@ export interface ProbesEnv {
   clobbers: string[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
   keepNotes: { target: string; file: string; says: string }[];
+  /** Groups the action takes out that accounts still have as their primary group: group -> those accounts. */
+  primaryGroups: { group: string; accounts: string[] }[];
   /** Files in a home that are still byte for byte the stock copy in /etc/skel: replacing one loses nothing. */
   stockCopies: string[];
   /** Paths whose new mode takes reading away from an account or group a running program (not the actor's) runs as. */
@@ -128,7 +132,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -149,6 +153,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
         links: Number(v['links'] ?? 1),
         entries: Number(v['entries'] ?? 0),
         visible: v['visibleToActionUser'] !== false,
+        pointsTo: String(v['pointsTo'] ?? ''),
       };
       if (v['type'] === 'link') env.symlinks.push(r.target);
     } else if (r.probe === 'tree' && v && typeof v === 'object' && !Array.isArray(v)) {
@@ -157,6 +162,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
     } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
+    } else if (r.probe === 'primary-group' && Array.isArray(v)) {
+      if (v.length > 0) env.primaryGroups.push({ group: r.target, accounts: v.map(String) });
     } else if (r.probe === 'stock-copy' && typeof v === 'string') {
       env.stockCopies.push(r.target);
     } else if (r.probe === 'cut-off' && v && typeof v === 'object' && !Array.isArray(v)) {

@@ -21,7 +21,11 @@ const KINDS: FileKind[] = [
     folder: /^(installers?|packages?|setup)$/,
   },
   { words: /\b(logs?|log files?|logfiles?)\b/, name: /\.(log|out|err)(\.\d+)?(\.(gz|bz2|xz|zst))?$|(^|[._-])logs?([._-]|$)/, folder: /^(logs?|journal)$/ },
-  { words: /\b(temp|tmp|temporary|scratch)\b(?<!\bfrom scratch)/, name: /\.(tmp|temp|swp|swo|part|partial|crdownload)$|^(tmp|temp)|~$/, folder: /^(tmp|temp|scratch)$/ },
+  // logrotate's leftovers: numbered or compressed copies (access.log.3.gz, messages.2), named as such
+  { words: /\b(rotated|compressed|archived) (\w+ )?logs?\b/, name: /\.(\d+|gz|bz2|xz|zst)$/, folder: /^(logs?|journal)$/ },
+  // (a name that goes on into another word is not: tmpl/ holds templates, template.html is one;
+  // Python's tempfile names, tmp and eight letters or digits, are)
+  { words: /\b(temp|tmp|temporary|scratch)\b(?<!\bfrom scratch)/, name: /\.(tmp|temp|swp|swo|part|partial|crdownload)$|^(tmp|temp)([^a-z]|$)|^tmp[a-z0-9_]{8}$|~$/, folder: /^(tmp|temp|scratch)$/ },
   { words: /\bcaches?\b|\bcached\b/, name: /\.cache$/, folder: /cache/ },
   { words: /\b(backups?|\.bak|bak files?)\b/, name: /\.(bak|backup|old|orig|sav)$|~$|backup/, folder: /backups?/ },
   { words: /\b(images?|photos?|pictures?|pics|screenshots?|jpe?gs?|pngs?|thumbnails?)\b/, name: /\.(jpe?g|png|gif|heic|webp|bmp|tiff?|raw|cr2|nef|svg)$/, folder: /^(images?|photos?|pictures?|screenshots?|thumb(nail)?s?)$/ },

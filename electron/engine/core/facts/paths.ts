@@ -391,7 +391,12 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     // a find's name pattern of a kind the request names ("core dumps" for core.[0-9]*), over a
     // folder the request names or over the home it speaks of ("my home is full of core dumps")
     const root = clean.includes('/**/') ? clean.slice(0, clean.indexOf('/**/')) : parentOf(clean);
-    const rootNamed = scope.paths.some((rp) => isUnder(root, rp)) || (root === scope.home && scope.words.has('home'));
+    // (or a program's own log folder, named by the program and "logs": "the nginx logs" for /var/log/nginx)
+    const logFolder = /^\/var\/log\/([^/]+)$/.exec(root)?.[1]?.toLowerCase();
+    const rootNamed =
+      scope.paths.some((rp) => isUnder(root, rp)) ||
+      (root === scope.home && scope.words.has('home')) ||
+      (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log')));
     return rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text);
   }
   if (scope.words.has(base)) return true;

@@ -176,6 +176,15 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
 /** A pid or lock file, by its name or its folder. */
 const MARKER_FILE = /\.(pid|lock|lck)$|^\/(run|var\/run|var\/lock|run\/lock)\/[^/]+$/;
 
+/**
+ * Whether the request points at processes by the account they run as ("everything running as
+ * guest", "the guest account's processes"); root and the stock account are never meant that way.
+ */
+function ownerNamed(owner: string, request: string): boolean {
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/i.test(owner) || owner === 'root' || owner === 'user') return false;
+  return new RegExp(`\\b(as|by|of|for|user|account)\\s+${owner}\\b|\\b${owner}('s)?\\s+(account|user|processes|jobs|programs|sessions?)\\b`, 'i').test(request);
+}
+
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
   if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: report.error };
@@ -221,9 +230,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   }
   const said = wordsOf(`${req.request ?? ''} ${report.command}`);
   // a process whose command line says nothing distinctive (`sleep 3600`) is not evidence either way
+  // (nor is one the request points at by the account it runs as: "kill everything running as guest")
   const unsaid = report.killed.filter((k) => {
     const own = [...wordsOf(k.args)];
-    return own.length > 0 && !own.some((w) => said.has(w));
+    return own.length > 0 && !own.some((w) => said.has(w)) && !(k.owner !== undefined && ownerNamed(k.owner, req.request ?? ''));
   });
   // when the request locates the process it means (a folder its program lives in) and the
   // command also stopped one whose program lives elsewhere, that one was not meant
@@ -243,8 +253,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const home = `${actionBase(req).home}/`;
   const opened = new Set(report.changes.filter((c) => c.change === 'mode').map((c) => c.path));
   const exposed = report.exposed.filter((p) => opened.has(p) || !p.startsWith(home));
+  // a file the request names and asks to have emptied or edited, which is still there afterwards,
+  // is still found by whatever names it ("empty debug.log, the app keeps it open")
+  const gone = new Set(report.changes.filter((c) => c.change === 'deleted' || c.change === 'replaced').map((c) => c.path));
+  const keptInPlace = (target: string): boolean => !gone.has(target) && facts.requestPaths.some((r) => r === target || (!r.endsWith('/') && baseName(r) === baseName(target)));
   const stillUsed = [
-    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target)).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a file a running program holds open, deleted though the request does not name that file
     ...report.heldOpen.filter((h) => !facts.requestPaths.includes(h.path)).map((h) => `${h.path} (held open by ${h.pid} ${h.args})`),
   ];
@@ -259,7 +273,16 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // so is a file the command edits in place after moving it, when the request asks for the edit
   // ("rename the folder and update the name in its package.json")
   const edited = EDIT_ASK.test(ask) ? new Set(e.writes.filter((w) => IN_PLACE.test(w.by) && !w.glob && !w.dynamic).map((w) => baseName(w.path))) : new Set<string>();
-  const lost = report.lost.filter((p) => !edited.has(baseName(p)) && (deleted.has(p) || !named.includes(p)));
+  // an account file's line for an account or group the request names was changed, not lost
+  // ("add deploy to the www-data group" rewrites the www-data line)
+  const namedEntry = (path: string, line: string): boolean => {
+    const name = /^([a-z_][a-z0-9_.-]*):/i.exec(line)?.[1];
+    return ACCOUNT_FILES.test(path) && name !== undefined && new RegExp(`(^|[^\\w.-])${name.replace(/\./g, '\\.')}($|[^\\w-])`, 'i').test(ask);
+  };
+  // an account file that lost only the lines of accounts the request names had the change asked
+  // for ("remove bob's account, his files are archived" takes bob's lines out of /etc/passwd)
+  const accountsEdited = (p: string): boolean => !deleted.has(p) && ACCOUNT_FILES.test(p) && report.dropped.some((d) => d.path === p && d.lines.length > 0 && d.lines.every((l) => namedEntry(p, l)));
+  const lost = report.lost.filter((p) => !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.includes(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
   // everything in it, so any request to move counts, unless it asks to delete what the move leaves
@@ -284,12 +307,6 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const asked = wordsOf(ask);
   const takesOut = !adds && !REPLACE_ASK.test(ask) && TAKE_OUT_ASK.test(ask);
   const strays = !takesOut ? [] : report.dropped.flatMap((d) => d.lines.filter((l) => ![...wordsOf(l)].some((w) => asked.has(w))).map((l) => ({ path: d.path, line: l })));
-  // an account file's line for an account or group the request names was changed, not lost
-  // ("add deploy to the www-data group" rewrites the www-data line)
-  const namedEntry = (path: string, line: string): boolean => {
-    const name = /^([a-z_][a-z0-9_.-]*):/i.exec(line)?.[1];
-    return ACCOUNT_FILES.test(path) && name !== undefined && new RegExp(`(^|[^\\w.-])${name.replace(/\./g, '\\.')}($|[^\\w-])`, 'i').test(ask);
-  };
   const addedOver = report.dropped.map((d) => ({ path: d.path, lines: d.lines.filter((l) => !namedEntry(d.path, l)) })).filter((d) => d.lines.length > 0);
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),

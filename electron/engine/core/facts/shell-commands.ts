@@ -1007,7 +1007,8 @@ function settingNamed(script: string, words: Set<string>): boolean {
   const from = value(s!.pattern);
   const said = (v: string): boolean => words.has(v.toLowerCase());
   // the line it edits is that key's own line
-  const ownLine = new RegExp(`^\\^?#?\\s*${k}(?![A-Za-z0-9_])`).test(s!.pattern);
+  // (commented out or not: `^#\?Port `, `^#*Port`, `^[# ]*Port`)
+  const ownLine = new RegExp(`^\\^?(#\\\\?\\??|#\\*|\\[[# ]+\\]\\*?)?\\s*${k}(?![A-Za-z0-9_])`).test(s!.pattern);
   return ownLine && words.has(key.toLowerCase()) && to !== undefined && said(to) && (from === undefined || (said(from) && from !== to));
 }
 
