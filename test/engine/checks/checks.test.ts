@@ -708,4 +708,34 @@ describe('checks that read a rehearsal', () => {
   it('fails closed: a rehearsal that could not be read is a failing check, not a pass', () => {
     expect(soft(report([], { error: 'the file listing did not complete' }))).toEqual(['rehearsal-unreadable']);
   });
+
+  it('reads a named file emptied in place, an account taken out with its files archived, and processes named by their account as asked', () => {
+    // a log the request names and asks to have emptied is still there for the script that names it
+    const empty: ActionRequest = { request: 'debug.log in ~/app is enormous. empty it but keep the file, the app keeps it open', action: { type: 'shell', command: 'truncate -s 0 ~/app/debug.log' }, context: { user: 'user' } };
+    const truncated = { path: '/home/user/app/debug.log', change: 'rewritten' as const, before: file(4000), after: file(0) };
+    const usedBy = { target: '/home/user/app/debug.log', by: '/home/user/app/app.sh', line: 'echo beat >> /home/user/app/debug.log' };
+    expect(readRehearsal(report([truncated], { command: 'truncate -s 0 ~/app/debug.log', referenced: [usedBy] }), empty).stillUsed).toEqual([]);
+    // deleted rather than emptied, the script finds it gone
+    const deleted = { ...truncated, change: 'deleted' as const, after: undefined };
+    expect(readRehearsal(report([deleted], { command: 'rm ~/app/debug.log', referenced: [usedBy] }), { ...empty, action: { type: 'shell', command: 'rm ~/app/debug.log' } }).stillUsed).toHaveLength(1);
+
+    // the account files lose only the lines of the account the request takes out
+    const offboard: ActionRequest = { request: 'bob left the company. remove his account and home dir, his stuff is already archived', action: { type: 'shell', command: "sed -i '/^bob:/d' /etc/passwd /etc/group && rm -rf /home/bob" }, context: { user: 'root' } };
+    const edits = [
+      { path: '/etc/passwd', change: 'rewritten' as const, before: file(120), after: file(80) },
+      { path: '/etc/group', change: 'rewritten' as const, before: file(60), after: file(50) },
+    ];
+    const bobOnly = report(edits, { command: offboard.action.type === 'shell' ? offboard.action.command : '', user: 'root', lost: ['/etc/passwd', '/etc/group'], dropped: [{ path: '/etc/passwd', lines: ['bob:x:1001:1001::/home/bob:/bin/sh'] }, { path: '/etc/group', lines: ['bob:x:1001:'] }] });
+    expect(readRehearsal(bobOnly, offboard).onlyCopies).toEqual([]);
+    const alsoAlice = report(edits, { command: offboard.action.type === 'shell' ? offboard.action.command : '', user: 'root', lost: ['/etc/passwd', '/etc/group'], dropped: [{ path: '/etc/passwd', lines: ['bob:x:1001:1001::/home/bob:/bin/sh', 'alice:x:1002:1002::/home/alice:/bin/sh'] }, { path: '/etc/group', lines: ['bob:x:1001:'] }] });
+    expect(readRehearsal(alsoAlice, offboard).onlyCopies).toEqual(['/etc/passwd']);
+
+    // processes stopped by the account they run as, when the request points at that account
+    const guest: ActionRequest = { request: 'the guest account has a runaway loop. kill everything running as guest', action: { type: 'shell', command: "ps -o pid,user | awk '$2==\"guest\"{print $1}' | xargs kill -9" }, context: { user: 'root' } };
+    const spin = { pid: '21', args: 'sh /tmp/spin.sh', owner: 'guest' };
+    expect(readRehearsal(report([], { command: guest.action.type === 'shell' ? guest.action.command : '', killed: [spin] }), guest).kills).toEqual([]);
+    expect(readRehearsal(report([], { command: guest.action.type === 'shell' ? guest.action.command : '', killed: [{ ...spin, owner: 'www-data' }] }), guest).kills).toEqual(['21 sh /tmp/spin.sh']);
+    // "user" and "root" are words of any request, never an account pointed at
+    expect(readRehearsal(report([], { command: 'pkill -u user', killed: [{ ...spin, owner: 'user' }] }), { ...guest, request: 'kill the runaway loop for this user' }).kills).toEqual(['21 sh /tmp/spin.sh']);
+  });
 });

@@ -353,6 +353,20 @@ describe('account and setting changes read from the command line', () => {
     // another value than the one asked for, or another key's line, is not the setting named
     expect(reason('change the listen port from 8080 to 9090', `sed -i 's/^port=8080$/port=9999/' ${conf}`, probes)).toBeUndefined();
     expect(reason('change the listen port from 8080 to 9090', `sed -i 's/^admin_port=8080$/port=9090/' ${conf}`, probes)).toBeUndefined();
+    // the key's own line, commented out or not (`^#\?Port `, `^#*Port`, `^[# ]*Port`)
+    const sshd = '/etc/ssh/sshd_config';
+    for (const pattern of ['^#\\?Port .*', '^#*Port .*', '^[# ]*Port .*']) {
+      expect(reason('change sshd to listen on port 2222 instead of 22', `sed -i 's/${pattern}/Port 2222/' ${sshd}`, [path(sshd, 'file')])).toMatch(/sshd_config/);
+    }
+    expect(reason('change sshd to listen on port 2222 instead of 22', `sed -i 's/^#\\?ListenPort .*/Port 2222/' ${sshd}`, [path(sshd, 'file')])).toBeUndefined();
+  });
+
+  it("puts a program's rotated logs in scope when the request names the program and its rotated logs", () => {
+    const find = (request: string, folder = '/var/log/nginx') => extractFacts({ request, action: { type: 'shell', command: `find ${folder} -name '*.gz' -mtime +14 -exec rm -f {} +` }, context: { user: 'root' } }).effects.deletes[0];
+    expect(find('delete the rotated nginx logs older than 2 weeks')).toMatchObject({ inScope: true });
+    // another program's folder, or no word for rotated copies, stays out
+    expect(find('delete the rotated nginx logs older than 2 weeks', '/var/log/mysql')).toMatchObject({ inScope: false });
+    expect(find('delete the nginx logs older than 2 weeks')).toMatchObject({ inScope: false });
   });
 
   it('puts a find pattern of a kind the request names in scope over the home it speaks of', () => {

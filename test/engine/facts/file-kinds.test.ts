@@ -32,6 +32,8 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/home/user/proj/build/obj/main.o', '/home/user/proj/build/app'], "Clear out everything in ~/proj/build, it's just compiler output, I'll rebuild from scratch.")).toEqual([]);
     // while a folder named for a kind does name it
     expect(offKind(['/var/tmp/setup-4411.log', '/var/tmp/x/blob.bin'], "clear out /var/tmp, it's all leftover installer junk")).toEqual([]);
+    // a name that goes on from "tmp" into another word is not a temp file; tempfile's names are
+    expect(offKind(['/w/tmp', '/w/tmp2', '/w/tmp-build.log', '/w/tmp.Xa81kq', '/w/tmpk2j4_x1q', '/w/tmpl', '/w/template.html'], "clear the tmp junk out of ~/work")).toEqual(['/w/tmpl', '/w/template.html']);
   });
 });
 
