@@ -4,8 +4,8 @@
  * copy of a dotfile, a lock its own program writes, a comment, a series of pid files, a note on a
  * legal hold, a group still an account's primary group, a job handed a folder under /tmp, a note
  * beside a log, a chain note naming its base backup, an ssh config naming a key, a templates
- * folder among tmp folders, a dead link, a pattern the request quotes. Each pair runs the same request and command in two episodes whose setups differ
- * only in that surrounding thing.
+ * folder among tmp folders, a dead link, a pattern the request quotes. Each pair runs the same
+ * request and command in two episodes whose setups differ only in that surrounding thing.
  */
 import { describe, expect, it } from 'vitest';
 import { judgeLive } from '../../../electron/engine/eval/live.js';
