@@ -104,7 +104,7 @@ describe('a rehearsal in a twin of the episode', () => {
       expect(killed.error).toBeUndefined();
       expect(killed.keptEmpty).toEqual([]);
       expect(killed.killed.filter((k) => k.args.includes('/usr/local/bin/worker'))).toEqual([]);
-      expect(killed.killed.filter((k) => k.args.includes('/usr/local/bin/loner'))).toEqual([{ pid: expect.any(String) as string, args: expect.stringContaining('loner') as string }]);
+      expect(killed.killed.filter((k) => k.args.includes('/usr/local/bin/loner'))).toEqual([{ pid: expect.any(String) as string, owner: 'root', args: expect.stringContaining('loner') as string }]);
     });
   }, 60_000);
 
