@@ -347,6 +347,14 @@ export function globParent(pattern: string): string | undefined {
   return parts.slice(0, i).join('/') || '/';
 }
 
+/**
+ * The accounts (or, with `of`, only the groups) whose lines the action deletes from the account
+ * files; names without a dot, so each stays literal inside the script's grep -E.
+ */
+function removedNames(e: Facts['effects'], of?: 'passwd' | 'group'): string[] {
+  return [...new Set(e.privilege.flatMap((p) => (p.removes && (of === undefined || p.of === of) && p.account !== undefined && /^[a-z_][a-z0-9_-]{0,31}$/i.test(p.account) ? [p.account] : [])))];
+}
+
 export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const user = request.context?.user === 'root' ? 'root' : 'user';
   const home = request.context?.home ?? (user === 'root' ? '/root' : '/home/user');
@@ -521,8 +529,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     trees: [...trees].slice(0, MAX_TREES),
     overlays: [...overlays.values()].slice(0, MAX_OVERLAYS),
     noted: [...noted].slice(0, MAX_NOTED),
-    // (names without a dot, so each stays literal inside the script's grep -E)
-    takenOut: [...new Set(e.privilege.flatMap((p) => (p.removes && p.account !== undefined && /^[a-z_][a-z0-9_-]{0,31}$/i.test(p.account) ? [p.account] : [])))],
+    takenOut: removedNames(e),
     emptied: [...emptied].slice(0, MAX_NOTED),
     truncated: [...truncated].slice(0, MAX_NOTED),
     doomed: [...doomed].slice(0, MAX_DOOMED),
@@ -533,7 +540,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     modes: modesOf(e, fixed),
     processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
-    groupsOut: [...new Set(e.privilege.flatMap((p) => (p.removes && p.of === 'group' && p.account !== undefined && /^[a-z_][a-z0-9_-]{0,31}$/i.test(p.account) ? [p.account] : [])))].slice(0, MAX_NOTED),
+    groupsOut: removedNames(e, 'group').slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
     served: e.reads
@@ -821,6 +828,10 @@ notename() {
   case "${'$'}{1##*/}" in *.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*) return 0 ;; esac
   return 1
 }
+# whether $1 is such a note itself: a plain file (not a link) named like one, small enough to read
+smallnote() {
+  [ -f "$1" ] && [ ! -L "$1" ] && notename "$1" && [ "$(stat -c %s -- "$1" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ]
+}
 rc() {
   for c in "$1"/* "$1"/.[!.]*; do
     [ -f "$c" ] && [ ! -L "$c" ] || continue
@@ -929,9 +940,7 @@ kw() {
 # a note beside the file $2 (in its own folder, not below) that says to keep what is there
 kb() {
   for c in "${'$'}{2%/*}"/*; do
-    [ -f "$c" ] && [ ! -L "$c" ] && [ "$c" != "$2" ] || continue
-    notename "$c" || continue
-    [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+    [ "$c" != "$2" ] && smallnote "$c" || continue
     kw "$1" "$c" && break
   done
   r "$1" done 1
@@ -956,9 +965,7 @@ fk() {
   printf '%s\n' "$D" | while IFS= read -r dd; do
     [ -d "$dd" ] || continue
     for c in "$dd"/*; do
-      [ -f "$c" ] && [ ! -L "$c" ] || continue
-      notename "$c" || continue
-      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      smallnote "$c" || continue
       grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac
@@ -1005,10 +1012,7 @@ rn() {
   for dd in "${'$'}{t%/*}" $(for x in "$@"; do printf '%s\n' "${'$'}{x%/*}"; done | sort -u); do
     [ -d "$dd" ] || continue
     for c in "$dd"/*; do
-      [ -f "$c" ] && [ ! -L "$c" ] || continue
-      [ "$c" = "$t" ] && continue
-      notename "$c" || continue
-      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      [ "$c" != "$t" ] && smallnote "$c" || continue
       grep -qF -- "$b" "$c" 2>/dev/null || continue
       l=$(grep -m 1 -iE -- "$NOREPLACE" "$c" 2>/dev/null | head -c 300)
       [ -n "$l" ] && { r "$s" note "$c"; r "$s" says "$l"; break 2; }
