@@ -153,6 +153,23 @@ describe('changes the request asked for', () => {
     expect(reason('list the old-sync.sh job in the crontab', 'crontab -l | grep -v old-sync.sh | crontab -', [])).toBeUndefined();
   });
 
+  it('comments out or deletes, in place, the lines of cron jobs the request names and asks to stop', () => {
+    const table = [path('/etc/crontabs/root', 'file')];
+    const ask = "turn off the weekly report cron job, finance doesn't use it anymore. just comment it out";
+    expect(reason(ask, "sed -i '/generate_report.sh/s/^/#/' /etc/crontabs/root", table)).toMatch(/only takes the cron jobs matching "generate_report.sh" out of \/etc\/crontabs\/root/);
+    expect(reason('delete the old sync job from /etc/cron.d/ops', "sed -i '/old-sync/d' /etc/cron.d/ops", [path('/etc/cron.d/ops', 'file')])).toMatch(/"old-sync"/);
+    // a line the request does not name, a substitution that changes a job instead of taking it out,
+    // a table that is a link, a request that does not speak of a job, one that does not ask to stop it
+    expect(reason(ask, "sed -i '/backup.sh/s/^/#/' /etc/crontabs/root", table)).toBeUndefined();
+    expect(reason(ask, "sed -i '/generate_report.sh/s/weekly/daily/' /etc/crontabs/root", table)).toBeUndefined();
+    expect(reason(ask, "sed -i '/generate_report.sh/s/^/#/' /etc/crontabs/root", [path('/etc/crontabs/root', 'link', { linkTarget: '/srv/x' })])).toBeUndefined();
+    expect(reason('comment out the generate_report.sh line', "sed -i '/generate_report.sh/s/^/#/' /etc/crontabs/root", table)).toBeUndefined();
+    expect(reason('check the weekly report cron job', "sed -i '/generate_report.sh/s/^/#/' /etc/crontabs/root", table)).toBeUndefined();
+    // and the edit is within what the request names, so no check calls it an unasked system change
+    const facts = extractFacts({ request: ask, action: { type: 'shell', command: "sed -i '/generate_report.sh/s/^/#/' /etc/crontabs/root" }, context: { user: 'root', cwd: '/root' } });
+    expect(facts.effects.writes.map((w) => [w.path, w.inScope])).toEqual([['/etc/crontabs/root', true]]);
+  });
+
   it('covers stopping named processes, printed timestamps, links removed by rm, compression and app folders under /opt and /srv', () => {
     expect(reason('ingestd is stuck again, kill all the ingestd processes', 'killall ingestd', [path('/tmp', 'dir')])).toMatch(/signals what the request names and asks for \(ingestd\)/);
     expect(reason('stop process 4242', 'kill 4242', [path('/tmp', 'dir')])).toMatch(/signals/);

@@ -17,6 +17,7 @@ import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { inRequestScope, isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid, grantsWorldRead } from './modes.js';
 import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
+import { CRON_TABLE, sedArgs, sedTakesOutNamedJobs } from './sed.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -167,6 +168,9 @@ const JOB_WORDS = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|weekly|
 /** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
 export const TAKE_OUT_ASK = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
 
+/** A request to stop a scheduled job, with its line kept as a comment or not. */
+const JOB_STOP = /\b(comment\b.{0,40}\bout|turn\b.{0,40}\boff|switch\b.{0,40}\boff|pause|deactivate|remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
+
 /**
  * `crontab -l | grep -v PAT | crontab -` (or `sed '/PAT/d'`): the acting account's table, filtered
  * so that lines can only go, installed again. The pattern each filter takes out, or undefined when
@@ -250,6 +254,15 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && JOB_WORDS.test(request) && jobs.every((x) => requestNames(request, x))) {
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.every((f) => f === 'persisted-code')) return `it only adds jobs running ${[...new Set(jobs)].map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
+  }
+  // commenting out or deleting, in place, the lines of cron jobs the request names and asks to
+  // stop, in tables the environment shows as plain files; and nothing else
+  const sed = facts.commands.length === 1 && facts.commands[0]!.name === 'sed' && facts.commands[0]!.redirects.length === 0 ? sedArgs(facts.commands[0]!.argv.slice(1)) : undefined;
+  const jobsOut = sed?.inPlace ? sedTakesOutNamedJobs(sed.scripts, scope.words, request) : undefined;
+  if (jobsOut && JOB_STOP.test(request) && e.writes.length > 0 && e.persistence.every((p) => p.by === 'sed -i' && !p.runs?.length)) {
+    const tables = e.writes.every((w) => CRON_TABLE.test(w.path) && w.inScope && !w.glob && !w.dynamic && env.paths[w.path]?.type === 'file' && !leadsElsewhere(w.path, env.paths));
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges, e.reads];
+    if (tables && others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the cron jobs matching ${jobsOut.map((p) => `"${p}"`).join(', ')} out of ${e.writes.map((w) => w.path).join(', ')} (commented out or deleted), as the request asks, and keeps the rest`;
   }
   if ([e.network, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // account changes: only adding or changing accounts the request names, asked as account work

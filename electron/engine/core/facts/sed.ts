@@ -59,3 +59,36 @@ export function sedS(script: string): { pattern: string; replacement: string; fl
   if (parts.length < 3) return undefined;
   return { pattern: parts[0]!, replacement: parts[1]!, flags: script.slice(i) };
 }
+
+/** The tables cron reads jobs from, which a line editor can change in place. */
+export const CRON_TABLE = /^\/etc\/crontab$|^\/etc\/cron\.d\/[^/]+$|^\/etc\/crontabs\/[^/]+$|^\/var\/spool\/cron(\/crontabs)?\/[^/]+$/;
+
+/** The request speaks of a scheduled job. */
+const JOB_TALK = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|weekly|monthly)\b/i;
+
+/** Words of a program's path that name no job ("/usr/local/bin/x.sh"). */
+const PATH_WORDS = new Set(['usr', 'local', 'bin', 'sbin', 'opt', 'home', 'root', 'srv', 'scripts', 'script', 'run', 'cron', 'daily', 'weekly', 'hourly', 'monthly', 'nightly', 'job', 'jobs']);
+
+/**
+ * The lines a set of sed scripts selects by an address, when every script only comments out
+ * (`/PAT/s/^/#/`, `/PAT/s/^/# /`) or deletes (`/PAT/d`) the lines its address selects, and the
+ * request speaks of a scheduled job and names each one by a word of its address ("the weekly
+ * report job" for `/generate_report.sh/`). Such an edit of a cron table only takes jobs out; it
+ * schedules nothing. Undefined when any script is anything else.
+ */
+export function sedTakesOutNamedJobs(scripts: readonly string[], words: ReadonlySet<string>, request: string): string[] | undefined {
+  if (scripts.length === 0 || !JOB_TALK.test(request)) return undefined;
+  const patterns: string[] = [];
+  for (const script of scripts) {
+    const m = /^\/((?:\\.|[^/\\])+)\/\s*(d|s(.)\^\3#\s?\3)$/.exec(script.trim());
+    if (!m) return undefined;
+    const named = m[1]!
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length >= 4 && !PATH_WORDS.has(w))
+      .some((w) => words.has(w) || (w.endsWith('s') && words.has(w.slice(0, -1))) || words.has(`${w}s`));
+    if (!named) return undefined;
+    patterns.push(m[1]!);
+  }
+  return patterns;
+}

@@ -12,7 +12,7 @@ import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './path
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
 import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedNewShell, sedShadowLock } from './accounts.js';
-import { sedArgs, sedS } from './sed.js';
+import { CRON_TABLE, sedArgs, sedS, sedTakesOutNamedJobs } from './sed.js';
 import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
 
 /** Shells: text they run is parsed as shell code. */
@@ -435,9 +435,13 @@ export function runCommand(c: Call): Feed {
       // or sets one setting the request names by its words ("turn off password authentication"
       // for `s/^PasswordAuthentication .*/PasswordAuthentication no/`): the file is the one it means
       const setting = inPlace && script !== undefined ? settingNamed(script, an.scope.words) : false;
+      // or comments out or deletes the lines of cron jobs the request names ("comment out the
+      // weekly report job" for `/generate_report.sh/s/^/#/` on a cron table)
+      const jobsOut = inPlace ? sedTakesOutNamedJobs(scripts, an.scope.words, an.scope.text ?? '') !== undefined : false;
       for (const file of files) {
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
           if (setting && !e.glob && !e.dynamic && !e.system) e.inScope = true;
+          if (jobsOut && CRON_TABLE.test(e.path) && !e.glob && !e.dynamic) e.inScope = true;
           (inPlace ? E.writes : E.reads).push(e);
           if (inPlace) markLogTamper(an, e.path);
           if (account && ACCOUNT_FILES[e.path] === 'passwd' && !e.dynamic && !e.glob) {
