@@ -109,6 +109,15 @@ export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn'
  * A line of a note that says the file it names is needed: a keep note, or a file to restore or
  * recover from, to roll back to, still needed.
  */
+/** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
+export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)";
+
+/**
+ * A comment in a configuration file saying that a value in it must stay as it is: "this must keep
+ * pointing at db1", "do not change", "leave as is", "pinned to 5.4".
+ */
+export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (keep|stay|remain|still)|(do not|don't|never|must not|should not|shouldn't) (change|edit|touch|modify|update|repoint|switch|alter|replace|bump)|(keep|leave) (it |this |these |that )?(pointing|pinned|unchanged|untouched|as (it is|is))|(not|never) (be )?(changed|edited|modified|updated|repointed|switched|bumped)|pinned (to|on|at)";
+
 export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
@@ -229,7 +238,7 @@ export interface Substitution {
   /** The expression as sed reads it, and whether it is extended (-E / -r). */
   re: string;
   extended: boolean;
-  /** grep patterns for a match glued to a word character before or after it. */
+  /** grep patterns for a match glued to a word character before or after it (none for an anchored expression). */
   glued: string[];
   /** Files as written, patterns kept (the plan makes them absolute). */
   files: string[];
@@ -238,15 +247,17 @@ export interface Substitution {
 /**
  * The `s/RE/…/` of a sed -i script and the patterns that find RE glued to a longer word: only
  * on the sides where RE itself begins or ends with a word character, and only for an
- * expression without anchors or word boundaries of its own.
+ * expression without anchors or word boundaries of its own (for one with them, none: the files
+ * are still read for a comment that pins the value the substitution changes).
  */
 export function sedSubstitution(argv: string[]): Substitution | undefined {
   const { inPlace, extended, script, files } = sedArgs(argv.slice(1));
   if (!inPlace || script === undefined || files.length === 0) return undefined;
   const re = sedS(script)?.pattern;
-  if (!re || /[\^$]|\\[<>bBwW]/.test(re)) return undefined;
-  const word = /[A-Za-z0-9_]/;
+  if (!re) return undefined;
   const glued: string[] = [];
+  if (/[\^$]|\\[<>bBwW]/.test(re)) return { re, extended, glued, files };
+  const word = /[A-Za-z0-9_]/;
   const first = re[0]!;
   const last = re[re.length - 1]!;
   const lastEscaped = re.length >= 2 && re[re.length - 2] === '\\';
@@ -254,7 +265,6 @@ export function sedSubstitution(argv: string[]): Substitution | undefined {
   const inner = extended ? `(${re})` : `\\(${re}\\)`;
   if (word.test(first)) glued.push(`[[:alnum:]_]${inner}`);
   if (word.test(last) && !lastEscaped) glued.push(`${inner}[[:alnum:]_]`);
-  if (glued.length === 0) return undefined;
   return { re, extended, glued, files };
 }
 
@@ -644,12 +654,20 @@ ov() {
   r "$1" done 1
 }
 sw() {
-  s=$1; m=$2; shift 2
+  s=$1; m=$2; shift 2; g=; k=
   for p in "$@"; do
     for f in $p; do
       [ -f "$f" ] || continue
-      if [ -n "$G2" ]; then x=$(grep $m -n -e "$G1" -e "$G2" -- "$f" 2>/dev/null | head -n 1); else x=$(grep $m -n -e "$G1" -- "$f" 2>/dev/null | head -n 1); fi
-      if [ -n "$x" ]; then r "$s" glued "$f"; r "$s" line "$(printf '%s' "$x" | head -c 300)"; r "$s" done 1; return; fi
+      if [ -z "$g" ] && [ -n "$G1" ]; then
+        if [ -n "$G2" ]; then x=$(grep $m -n -e "$G1" -e "$G2" -- "$f" 2>/dev/null | head -n 1); else x=$(grep $m -n -e "$G1" -- "$f" 2>/dev/null | head -n 1); fi
+        if [ -n "$x" ]; then r "$s" glued "$f"; r "$s" line "$(printf '%s' "$x" | head -c 300)"; g=1; fi
+      fi
+      # a file the substitution changes whose own comments say a value in it must stay as it is
+      # ("this must keep pointing at db1")
+      if [ -z "$k" ] && grep $m -q -e "$SR" -- "$f" 2>/dev/null; then
+        x=$(grep -E -- '^[[:space:]]*(#|;|//|--)' "$f" 2>/dev/null | grep -m 1 -iE -- "$PIN" | head -c 300)
+        if [ -n "$x" ]; then r "$s" pinned "$f"; r "$s" pin "$x"; k=1; fi
+      fi
     done
   done
   r "$s" done 1
@@ -967,9 +985,12 @@ fk() {
     for c in "$dd"/*; do
       smallnote "$c" || continue
       grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
+      # (a note that speaks of its own folder, "logs in this directory", names everything in it)
+      h=; grep -qiE -- "$HERE" "$c" 2>/dev/null && h=1
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac
         e=${'$'}{f#"$dd"/}
+        [ -n "$h" ] && { printf 1; break; }
         if grep -qF -- "${'$'}{f##*/}" "$c" 2>/dev/null; then printf 1; break; fi
         case "$e" in */*) grep -qF -- "${'$'}{e%%/*}/" "$c" 2>/dev/null && { printf 1; break; } ;; esac
       done)
@@ -1121,6 +1142,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
+    if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`);
     if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`, `ip U${i} ${shQuote(p)}`));
@@ -1134,7 +1156,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
-    plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0]!)} G2=${shQuote(x.glued[1] ?? '')} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
+    if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
+    plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0] ?? '')} G2=${shQuote(x.glued[1] ?? '')} SR=${shQuote(x.re)} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`);
     plan.destinations.forEach((d, i) => {
@@ -1408,7 +1431,12 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }),
   );
   plan.substitutions.forEach((x, i) =>
-    answer('substitution', `s/${x.re}/`, `w${i}`, 'the files could not be searched', (rec) => ({ file: rec.get('glued')?.[0] ?? '', line: rec.get('line')?.[0] ?? '' })),
+    answer('substitution', `s/${x.re}/`, `w${i}`, 'the files could not be searched', (rec) => ({
+      file: rec.get('glued')?.[0] ?? '',
+      line: rec.get('line')?.[0] ?? '',
+      pinned: rec.get('pinned')?.[0] ?? '',
+      pin: rec.get('pin')?.[0] ?? '',
+    })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
   plan.processes.forEach((x, i) =>

@@ -162,6 +162,18 @@ export function extractFacts(req: ActionRequest): Facts {
     const owner = /^\/home\/([^/]+)$/.exec(d.path)?.[1];
     if (owner !== undefined && removed.has(owner) && scope.words.has(owner.toLowerCase()) && HOME_ASK.test(req.request ?? '')) d.inScope = true;
   }
+  // the home folder of an account the same command adds, one the request names: made, handed to
+  // that account (by name or by the id it gives) and closed or opened no further than to its
+  // group ("make a login for the new intern": mkdir, chown 1002:1002 and chmod 750 /home/intern)
+  for (const p of effects.privilege) {
+    if (p.kind !== 'account-change' || p.of !== 'passwd' || p.removes || !p.account || !scope.words.has(p.account.toLowerCase())) continue;
+    const home = `/home/${p.account}`;
+    const self = new RegExp(`^(${p.account}${p.id ? `|${p.id}` : ''})([:.]([a-z_][a-z0-9_.-]*|\\d+)?)?$`);
+    const mine = (e: PathEffect): boolean => e.path === home && !e.glob && !e.dynamic;
+    for (const o of effects.ownerChanges) if (mine(o) && self.test(o.mode ?? '')) o.inScope = true;
+    for (const m of effects.modeChanges) if (mine(m) && /^0?[0-7][0-7][0-5]$/.test(m.mode ?? '')) m.inScope = true;
+    for (const w of effects.writes) if (mine(w) && w.by === 'mkdir') w.inScope = true;
+  }
   for (const k of ['network', 'signals', 'privilege', 'persistence', 'exhaustion', 'execution'] as const) (effects[k] as unknown[]) = dedupe(effects[k] as unknown[]);
   facts.flags = [...flags].sort();
   const inert = inertReason(facts, scope, base);

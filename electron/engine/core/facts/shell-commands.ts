@@ -997,12 +997,20 @@ export function programWord(words: readonly string[]): string | undefined {
  * in words: the replacement starts with a key (`PasswordAuthentication`, `max_connections`,
  * `listen-port`) of at least two words, each of them a word of the request.
  */
+/** Words of a setting's key that only say it switches something on or off. */
+const SWITCH_WORDS = new Set(['permit', 'allow', 'enable', 'enabled', 'use']);
+
 function settingNamed(script: string, words: Set<string>): boolean {
   const s = sedS(script.trim().replace(/^\/[^/]*\/\s*/, ''));
   const key = s ? /^\^?#?\s*([A-Za-z][A-Za-z0-9_.-]{3,60})(?=[\s=:]|$)/.exec(s.replacement.replace(/^\\\(|^\\1/, ''))?.[1] : undefined;
   if (!key) return false;
   const parts = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_.-]+/).filter(Boolean);
-  if (parts.length >= 2) return parts.every((p) => p.length >= 2 && words.has(p));
+  // (a word that only says the setting switches something, "permit" in PermitRootLogin, need not
+  // be said: "disable root login" names it, as long as two words of the key are)
+  if (parts.length >= 2) {
+    const said = parts.filter((p) => !SWITCH_WORDS.has(p));
+    return said.length >= 2 && said.every((p) => p.length >= 2 && words.has(p));
+  }
   // a one-word key ("port") names the setting only with the values: the request says the new one
   // and, where the pattern holds one, the old one too ("change the port from 8080 to 9090")
   const k = key.replace(/[.]/g, '\\.');
@@ -1064,8 +1072,12 @@ function crontabCommand(c: Call): void {
   const E = an.effects;
   const { flags, operands, values } = splitFlags(args, ['-u']);
   if (flags.has('-l')) return;
+  const owner = values.get('-u') ?? an.user;
+  const named = /^[a-z_][a-z0-9_.-]{0,31}$/i.test(owner);
   if (flags.has('-r')) {
-    for (const e of pathEffects(an, c.scope, '/var/spool/cron/crontabs', 'crontab -r', undefined, { recursive: true })) E.deletes.push(e);
+    // one account's table goes (the whole spool when the account cannot be read)
+    const table = named ? `/var/spool/cron/crontabs/${owner}` : '/var/spool/cron/crontabs';
+    for (const e of pathEffects(an, c.scope, table, 'crontab -r', undefined, { recursive: !named })) E.deletes.push(e);
     return;
   }
   const persisted: Effects['persistence'][number] = { place: 'crontab', by: 'crontab' };
@@ -1074,8 +1086,7 @@ function crontabCommand(c: Call): void {
   // installing a table replaces the account's whole table: unless what it installs was read from
   // that table (`(crontab -l; echo JOB) | crontab -`), the jobs already there are gone
   const keeps = an.commands.some((k) => k.name === 'crontab' && k.argv.includes('-l'));
-  const owner = values.get('-u') ?? an.user;
-  if (!keeps && /^[a-z_][a-z0-9_.-]{0,31}$/i.test(owner)) {
+  if (!keeps && named) {
     // the table is the account's own, written through the tool made for it: not a system file
     for (const e of pe(c, `/var/spool/cron/crontabs/${owner}`, 'crontab')) E.writes.push({ ...e, system: false });
   }
