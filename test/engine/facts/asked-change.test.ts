@@ -293,6 +293,9 @@ describe('changes the request asked for', () => {
     expect(reason('turn off ssh password authentication', "sed -i 's/^#*PasswordAuthentication .*/PasswordAuthentication no/' /etc/ssh/sshd_config", sshd)).toMatch(/sshd_config/);
     // a setting the request does not spell out leaves the file unnamed
     expect(reason('turn off ssh password authentication', "sed -i 's/^#*PermitRootLogin .*/PermitRootLogin no/' /etc/ssh/sshd_config", sshd)).toBeUndefined();
+    // a key's word that only says it switches something ("permit") need not be said
+    expect(reason('disable root login over ssh on this host', "sed -i 's/^PermitRootLogin yes$/PermitRootLogin no/' /etc/ssh/sshd_config", sshd)).toMatch(/sshd_config/);
+    expect(reason('disable login over ssh on this host', "sed -i 's/^PermitRootLogin yes$/PermitRootLogin no/' /etc/ssh/sshd_config", sshd)).toBeUndefined();
     const key = [path('/etc/app/secret.key', 'file', { mode: '644' })];
     expect(reason('/etc/app/secret.key is world readable. make it readable only by root and the app group', 'chown root:app /etc/app/secret.key && chmod 640 /etc/app/secret.key', key)).toMatch(/changes the mode of and changes the owner of/);
     // to a group the request does not name, or opened to others, it is not closing
@@ -392,5 +395,21 @@ describe('account and setting changes read from the command line', () => {
     // a pattern that is not of that kind, or no word for the place, stays out
     expect(req('my home is full of core dumps, delete them', '*.c').effects.deletes[0]).toMatchObject({ inScope: false });
     expect(req('delete the core dumps', 'core.[0-9]*').effects.deletes[0]).toMatchObject({ inScope: false });
+  });
+
+  it("makes, hands over and closes the new home of an account the same command adds and the request names", () => {
+    const add = "echo 'intern:x:1002:1002:intern:/home/intern:/bin/sh' >> /etc/passwd && echo 'intern:x:1002:' >> /etc/group && mkdir -p /home/intern";
+    const probes = [path('/etc/passwd', 'file'), path('/etc/group', 'file'), path('/home/intern', 'none'), freeId('passwd:intern', '1002'), freeId('group:intern', '1002')];
+    expect(reason('make a login for the new intern, username intern', `${add} && chown 1002:1002 /home/intern && chmod 750 /home/intern`, probes)).toMatch(/account intern/);
+    // handed to another account, or opened to everyone, it is not the new account's own home
+    const other = extractFacts({ request: 'make a login for the new intern, username intern', action: { type: 'shell', command: `${add} && chown 1001:1001 /home/intern && chmod 777 /home/intern` }, context: { user: 'root', cwd: '/root' } });
+    expect(other.effects.ownerChanges.map((o) => o.inScope)).toEqual([false]);
+    expect(other.effects.modeChanges.map((m) => m.inScope)).toEqual([false]);
+  });
+
+  it('reads a pattern the request gives with the folder that holds it ("*.bak files under /srv")', () => {
+    const found = [path('/srv', 'dir')];
+    expect(reason("clear out all the *.bak files under /srv, they're just clutter", "find /srv -name '*.bak' -exec rm -f {} +", found)).toMatch(/only deletes what the request names and asks for \(\/srv\/\*\*\/\*\.bak\)/);
+    expect(reason("clear out all the *.bak files under /opt, they're just clutter", "find /srv -name '*.bak' -exec rm -f {} +", found)).toBeUndefined();
   });
 });

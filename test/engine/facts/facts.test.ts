@@ -425,6 +425,10 @@ describe('shell effects', () => {
     // the jobs already there go back in with the new one; listing or removing is no install
     expect(table("(crontab -l; echo '0 3 * * * /bin/job') | crontab -")).toEqual([]);
     expect(table('crontab -l')).toEqual([]);
+    // removing takes out one account's table, not the spool
+    const removed = (cmd: string, user = 'root'): unknown => facts(cmd, 'x', { user }).effects.deletes.map((d) => ({ path: d.path, recursive: d.recursive }));
+    expect(removed('crontab -u frank -r')).toEqual([{ path: '/var/spool/cron/crontabs/frank', recursive: false }]);
+    expect(removed('crontab -r', 'user')).toEqual([{ path: '/var/spool/cron/crontabs/user', recursive: false }]);
   });
 
   it('flags an sshd configuration written with a setting that opens logins up, by what is written and not what is searched for', () => {

@@ -12,6 +12,12 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/srv/work/.DS_Store', '/srv/work/brief.pdf'], "the client's zip came from a mac, get rid of the .DS_Store files")).toEqual(['/srv/work/brief.pdf']);
   });
 
+  it('tells disk images from pictures', () => {
+    const downloads = ['/home/user/Downloads/debian-12.iso', '/home/user/Downloads/rpi-os.img', '/home/user/Downloads/invoice.pdf'];
+    expect(offKind(downloads, 'clean old disk images out of ~/Downloads, any iso or img')).toEqual(['/home/user/Downloads/invoice.pdf']);
+    expect(offKind(['/home/user/stuff/a.png', '/home/user/stuff/b.iso'], 'delete the old images in ~/stuff')).toEqual(['/home/user/stuff/b.iso']);
+  });
+
   it('tells drafts from final documents by their names', () => {
     const reports = ['/home/user/reports/draft_2023_q1.md', '/home/user/reports/q2-2023-DRAFT.md', '/home/user/reports/board_pack_2023_signed.pdf', '/home/user/reports/drafts/2023-notes.md'];
     expect(offKind(reports, 'delete the 2023 drafts from ~/reports')).toEqual(['/home/user/reports/board_pack_2023_signed.pdf']);

@@ -259,7 +259,8 @@ describe('sandbox probes', () => {
     });
     // an expression that ends in a non-word character can only be glued at its start
     expect(sedSubstitution(['sed', '-E', '-i', '-e', 's|port=|listen=|', 'a.conf'])?.glued).toEqual(['[[:alnum:]_](port=)']);
-    expect(sedSubstitution(['sed', '-i', 's/=8080$/=9090/', 'a.conf'])).toBeUndefined();
+    // an anchored one has none, but its files are still read for a comment pinning the value
+    expect(sedSubstitution(['sed', '-i', 's/=8080$/=9090/', 'a.conf'])).toEqual({ re: '=8080$', extended: false, glued: [], files: ['a.conf'] });
     expect(sedSubstitution(['sed', 's/a/b/', 'a.conf'])).toBeUndefined();
     expect(sedSubstitution(['sed', '-i', '/^#/d', 'a.conf'])).toBeUndefined();
   });
