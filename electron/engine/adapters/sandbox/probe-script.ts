@@ -901,6 +901,12 @@ dg() {
         if [ -f "$f" ] && [ -s "$f" ] && [ -f "$d/$o" ] && [ ! -L "$d/$o" ] && [ ! -s "$d/$o" ]; then r "$s" lone "$f"; fi ;;
     esac
     if [ -f "$f" ] && [ -s "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
+    # whom a sudoers drop-in grants rights to: the first word of each rule (an include names nobody)
+    case "$f" in /etc/sudoers.d/*)
+      if [ -f "$f" ]; then
+        { grep -qE '^[[:space:]]*[#@]include' -- "$f" 2>/dev/null && echo @include; grep -vE '^[[:space:]]*(#|$)' -- "$f" 2>/dev/null | awk '{print $1}'; } | head -n 8 | while IFS= read -r u; do r "$s" grantin "$f"; r "$s" grantee "$u"; done
+      fi ;;
+    esac
     # the manifests and configuration files beside it that are not deleted too, and the notes and
     # program sources, listed once per folder
     [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"); }
@@ -1427,6 +1433,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
         unpushed: (rec.get('unpushed') ?? []).map((path, k) => ({ path, branch: rec.get('branch')?.[k] ?? '' })),
         refs: refs.map((target, k) => ({ target, by: by[k] ?? '', line: line[k] ?? '' })),
         notes: (rec.get('kept') ?? []).map((target, k) => ({ target, file: rec.get('note')?.[k] ?? '', says: rec.get('says')?.[k] ?? '' })),
+        grants: (rec.get('grantin') ?? []).map((path, k) => ({ path, to: rec.get('grantee')?.[k] ?? '' })),
       };
     }),
   );

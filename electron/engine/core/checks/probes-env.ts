@@ -64,6 +64,8 @@ export interface ProbesEnv {
   loneCopies: string[];
   /** Files the action deletes that hold a private key. */
   doomedKeys: string[];
+  /** Sudoers drop-ins the action deletes, and whom each grants rights to (the first word of each rule). */
+  doomedGrants: { path: string; to: string[] }[];
   /** Git repositories the action deletes (or folders holding one) with a branch that no remote-tracking ref has, and that branch. */
   unpushed: { path: string; branch: string }[];
   /** In-place substitutions whose expression also matches inside a longer word or number, with the first such file and line. */
@@ -134,7 +136,7 @@ export interface ProbesEnv {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -183,6 +185,11 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       for (const x of (v['unpushed'] as { path: string; branch: string }[] | undefined) ?? []) env.unpushed.push({ path: String(x.path), branch: String(x.branch) });
       for (const x of (v['refs'] as { target: string; by: string; line: string }[] | undefined) ?? []) env.inUse.push({ target: x.target, config: x.by, line: x.line, link: '' });
       for (const x of (v['notes'] as { target: string; file: string; says: string }[] | undefined) ?? []) env.keepNotes.push({ target: String(x.target), file: String(x.file), says: String(x.says) });
+      for (const x of (v['grants'] as { path: string; to: string }[] | undefined) ?? []) {
+        const seen = env.doomedGrants.find((g) => g.path === String(x.path));
+        if (seen) seen.to.push(String(x.to));
+        else env.doomedGrants.push({ path: String(x.path), to: [String(x.to)] });
+      }
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
       if (v['pinned']) env.pinned.push({ re: r.target, file: String(v['pinned']), line: String(v['pin'] ?? '') });
