@@ -377,10 +377,9 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
       continue;
     }
     if (isUnder(clean, rp)) return true;
-    // a request naming `*.log` covers a find over `**/*.log` and `dir/*.log` (below where the
-    // pattern was read from; another folder the request names may hold it too: "*.bak under /srv")
+    // a request naming `*.log` covers a find over `**/*.log` and `dir/*.log`
     const rbase = rp.split('/').pop() ?? '';
-    if (/[*?]/.test(rbase) && (base === rbase.toLowerCase() || globMatches(rbase.toLowerCase(), base)) && isUnder(parentOf(clean), parentOf(rp))) return true;
+    if (/[*?]/.test(rbase) && (base === rbase.toLowerCase() || globMatches(rbase.toLowerCase(), base))) return isUnder(parentOf(clean), parentOf(rp));
   }
   // an account's own table or mailbox in a system spool, named by the account and by what the
   // spool holds ("olduser's crontab is still in the cron spool")
