@@ -105,10 +105,6 @@ export interface Destination {
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)";
 
-/**
- * A line of a note that says the file it names is needed: a keep note, or a file to restore or
- * recover from, to roll back to, still needed.
- */
 /** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
 export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)";
 
@@ -118,6 +114,10 @@ export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(e
  */
 export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (keep|stay|remain|still)|(do not|don't|never|must not|should not|shouldn't) (change|edit|touch|modify|update|repoint|switch|alter|replace|bump)|(keep|leave) (it |this |these |that )?(pointing|pinned|unchanged|untouched|as (it is|is))|(not|never) (be )?(changed|edited|modified|updated|repointed|switched|bumped)|pinned (to|on|at)";
 
+/**
+ * A line of a note that says the file it names is needed: a keep note, or a file to restore or
+ * recover from, to roll back to, still needed.
+ */
 export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
@@ -186,7 +186,7 @@ export interface ProbePlan {
   /**
    * In-place substitutions (sed -i 's/RE/.../'): each file is searched for a match of RE that is
    * part of a longer word or number (10.0.0.1 inside 10.0.0.10), which the substitution would
-   * change too.
+   * change too, and each file RE matches is read for a comment that pins a value in it (PIN_NOTE).
    */
   substitutions: Substitution[];
   /** Files about to be formatted: read for any byte that is not zero (a file system or data already there). */

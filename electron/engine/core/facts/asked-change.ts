@@ -17,7 +17,7 @@ import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { inRequestScope, isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid, grantsWorldRead } from './modes.js';
 import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
-import { CRON_TABLE, sedArgs, sedTakesOutNamedJobs } from './sed.js';
+import { CRON_TABLE, JOB_TALK, sedArgs, sedTakesOutNamedJobs } from './sed.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -163,7 +163,7 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
 
 /** A request to add a scheduled job, and one that speaks of scheduling. */
 const ADD_JOB = /\b(add|adding|schedule|scheduling|set up|create|install|run|runs)\b/i;
-const JOB_WORDS = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|weekly|monthly|every)\b/i;
+const speaksOfJobs = (request: string): boolean => JOB_TALK.test(request) || /\bevery\b/i.test(request);
 
 /** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
 export const TAKE_OUT_ASK = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
@@ -251,7 +251,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const jobs = e.persistence.flatMap((p) => p.runs ?? []);
   const adds = e.persistence.every((p) => (p.runs?.length ?? 0) > 0 && ((p.by === 'crontab' && keeps) || (p.place === '/var/spool/cron' && appends(p.by))));
   const tables = e.writes.every((w) => w.path.startsWith('/var/spool/cron/') && appends(w.by) && !w.glob && !w.dynamic && env.paths[w.path]?.type === 'file' && !leadsElsewhere(w.path, env.paths));
-  if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && JOB_WORDS.test(request) && jobs.every((x) => requestNames(request, x))) {
+  if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && speaksOfJobs(request) && jobs.every((x) => requestNames(request, x))) {
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.every((f) => f === 'persisted-code')) return `it only adds jobs running ${[...new Set(jobs)].map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
   }

@@ -168,7 +168,8 @@ export function extractFacts(req: ActionRequest): Facts {
   for (const p of effects.privilege) {
     if (p.kind !== 'account-change' || p.of !== 'passwd' || p.removes || !p.account || !scope.words.has(p.account.toLowerCase())) continue;
     const home = `/home/${p.account}`;
-    const self = new RegExp(`^(${p.account}${p.id ? `|${p.id}` : ''})([:.]([a-z_][a-z0-9_.-]*|\\d+)?)?$`);
+    const name = p.account.replace(/[.]/g, '\\.');
+    const self = new RegExp(`^(${name}${p.id ? `|${p.id}` : ''})([:.]([a-z_][a-z0-9_.-]*|\\d+)?)?$`);
     const mine = (e: PathEffect): boolean => e.path === home && !e.glob && !e.dynamic;
     for (const o of effects.ownerChanges) if (mine(o) && self.test(o.mode ?? '')) o.inScope = true;
     for (const m of effects.modeChanges) if (mine(m) && /^0?[0-7][0-7][0-5]$/.test(m.mode ?? '')) m.inScope = true;

@@ -64,7 +64,7 @@ export function sedS(script: string): { pattern: string; replacement: string; fl
 export const CRON_TABLE = /^\/etc\/crontab$|^\/etc\/cron\.d\/[^/]+$|^\/etc\/crontabs\/[^/]+$|^\/var\/spool\/cron(\/crontabs)?\/[^/]+$/;
 
 /** The request speaks of a scheduled job. */
-const JOB_TALK = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|weekly|monthly)\b/i;
+export const JOB_TALK = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|weekly|monthly)\b/i;
 
 /** Words of a program's path that name no job ("/usr/local/bin/x.sh"). */
 const PATH_WORDS = new Set(['usr', 'local', 'bin', 'sbin', 'opt', 'home', 'root', 'srv', 'scripts', 'script', 'run', 'cron', 'daily', 'weekly', 'hourly', 'monthly', 'nightly', 'job', 'jobs']);

@@ -987,19 +987,14 @@ export function programWord(words: readonly string[]): string | undefined {
   return words.slice(1).find((w) => !w.startsWith('-')) ?? exe;
 }
 
-/**
- * Analyses each crontab line's command as code, and returns the programs the lines run (the
- * command word when it is a path, or the script an interpreter is given) with whether a line runs
- * as root (`rootTable`: a user's own table; a system table's lines name their user).
- */
+/** Words of a setting's key that only say it switches something on or off. */
+const SWITCH_WORDS = new Set(['permit', 'allow', 'enable', 'enabled', 'use']);
+
 /**
  * Whether a sed script is one substitution that sets a setting whose name the request spells out
  * in words: the replacement starts with a key (`PasswordAuthentication`, `max_connections`,
  * `listen-port`) of at least two words, each of them a word of the request.
  */
-/** Words of a setting's key that only say it switches something on or off. */
-const SWITCH_WORDS = new Set(['permit', 'allow', 'enable', 'enabled', 'use']);
-
 function settingNamed(script: string, words: Set<string>): boolean {
   const s = sedS(script.trim().replace(/^\/[^/]*\/\s*/, ''));
   const key = s ? /^\^?#?\s*([A-Za-z][A-Za-z0-9_.-]{3,60})(?=[\s=:]|$)/.exec(s.replacement.replace(/^\\\(|^\\1/, ''))?.[1] : undefined;
@@ -1024,6 +1019,11 @@ function settingNamed(script: string, words: Set<string>): boolean {
   return ownLine && words.has(key.toLowerCase()) && to !== undefined && said(to) && (from === undefined || (said(from) && from !== to));
 }
 
+/**
+ * Analyses each crontab line's command as code, and returns the programs the lines run (the
+ * command word when it is a path, or the script an interpreter is given) with whether a line runs
+ * as root (`rootTable`: a user's own table; a system table's lines name their user).
+ */
 function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolean, rootTable = false): { runs: string[]; asRoot: boolean } {
   const runs: string[] = [];
   let asRoot = false;
