@@ -880,6 +880,9 @@ kf() {
 dg() {
   s=$1; pd=; C=; N=
   T=$(xp "$2" | while IFS= read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
+  # the notes kept at the top of the home folders (root's and the accounts'), where a person keeps
+  # a plan or a to-do list that may speak of a place anywhere on the box
+  H=$(for c in /root/* /home/*/*; do case "$c" in *[' *?[']*) continue ;; esac; smallnote "$c" && printf '%s\n' "$c"; done | head -n 20)
   printf '%s\n' "$T" | while IFS= read -r f; do
     [ -z "$f" ] && continue
     r "$s" entry "$f"; r "$s" owner "$(stat -c '%u:%U' -- "$f" 2>/dev/null)"
@@ -907,6 +910,18 @@ dg() {
         { grep -qE '^[[:space:]]*[#@]include' -- "$f" 2>/dev/null && echo @include; grep -vE '^[[:space:]]*(#|$)' -- "$f" 2>/dev/null | awk '{print $1}'; } | head -n 8 | while IFS= read -r u; do r "$s" grantin "$f"; r "$s" grantee "$u"; done
       fi ;;
     esac
+    # a note in a home folder that names it by its whole path (or a path inside it) and says to
+    # keep what it names, or says so on the line naming it ("the export in /tmp is the ONLY copy")
+    if [ -n "$H" ] && [ "$f" != / ] && hc=$(grep -lF -- "$f" $H 2>/dev/null); then
+      q=$(printf '%s' "$f" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+      hr="(^|[^[:alnum:]_./-])$q(/|[^[:alnum:]_.-]|${'$'})"
+      for c in $hc; do
+        grep -qE -- "$hr" "$c" 2>/dev/null || continue
+        l=$(grep -E -- "$hr" "$c" 2>/dev/null | grep -m 1 -iE -- "$NEED" | head -c 300)
+        [ -z "$l" ] && l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
+        if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
+      done
+    fi
     # the manifests and configuration files beside it that are not deleted too, and the notes and
     # program sources, listed once per folder
     [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"); }
@@ -991,8 +1006,11 @@ fk() {
     for c in "$dd"/*; do
       smallnote "$c" || continue
       grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
-      # (a note that speaks of its own folder, "logs in this directory", names everything in it)
+      # (a note that speaks of its own folder, "logs in this directory", or names it by its path,
+      # "everything in /var/log/app/audit/", names everything in it)
       h=; grep -qiE -- "$HERE" "$c" 2>/dev/null && h=1
+      q=$(printf '%s' "$dd" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+      [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$q/?([^A-Za-z0-9_./-]|$)" "$c" 2>/dev/null && h=1
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac
         e=${'$'}{f#"$dd"/}

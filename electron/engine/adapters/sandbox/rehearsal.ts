@@ -229,8 +229,8 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   return paths.filter((p) => said.has(p));
 }
 
-/** Files whose words configure or run something: where a path in them means something still uses it. */
-const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config)$/;
+/** Files whose words configure or run something (a git repository borrowing another's objects too): where a path in them means something still uses it. */
+const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates)$/;
 const CONFIG_PLACE = /^\/(etc|var\/spool\/cron)\//;
 /** Largest configuration file read for references. */
 const CONFIG_BYTES = 256 * 1024;
@@ -286,7 +286,8 @@ async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: A
 /**
  * What the command destroyed that something left behind still names: a configuration file or
  * script anywhere in the tree that mentions the path (absolute, or as ~/ or $HOME/ under the
- * home it lies in), or a link that still leads into it.
+ * home it lies in), or a link that still leads into it; and a folder it emptied of every file
+ * that such a file names.
  */
 async function stillReferenced(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ target: string; by: string; line: string }[]> {
   const destroyed = changes
@@ -296,19 +297,26 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   const tops: string[] = [];
   for (const p of destroyed) if (!within(p, tops)) tops.push(p);
   if (tops.length === 0) return [];
-  const out: { target: string; by: string; line: string }[] = [];
+  // folders that held files and hold none afterwards, though they are still there: a
+  // configuration that names such a folder ("templates_dir=/srv/reports/templates") used what was in it
+  const emptied = new Set(
+    [...new Set(destroyed.map((p) => p.slice(0, p.lastIndexOf('/'))))]
+      .filter((d) => d !== '' && after.entries.get(d)?.type === 'dir' && !within(d, tops) && ![...after.entries].some(([p, e]) => e.type === 'file' && p.startsWith(`${d}/`)))
+      .slice(0, 20),
+  );
+  const out: RehearsalReport['referenced'] = [];
   for (const [link, to] of after.links) {
     if (!before.links.has(link) || within(link, tops)) continue;
     const hit = within(resolveLink(link, to), tops);
     if (hit) out.push({ target: hit, by: link, line: `-> ${to}` });
   }
   const files = [...after.entries]
-    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)) && !within(p, tops))
+    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)) && !within(p, tops) && ![...emptied].some((d) => p.startsWith(`${d}/`)))
     .map(([p]) => p)
     .slice(0, 400);
   if (files.length === 0) return out.slice(0, 20);
   const forms = new Map<string, string>();
-  for (const t of tops.slice(0, 50)) {
+  for (const t of [...tops.slice(0, 50), ...emptied]) {
     forms.set(t, t);
     const home = ['/root', '/home/user'].find((h) => t.startsWith(`${h}/`));
     if (home) {
@@ -317,7 +325,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     }
   }
   const found = await readAs(twin, `grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, signal);
-  const hits: { target: string; by: string; line: string; creates: boolean }[] = [];
+  const hits: { target: string; by: string; line: string; creates: boolean; emptied: boolean }[] = [];
   for (const line of found.split('\n')) {
     const file = files.find((f) => line.startsWith(`${f}:`));
     if (!file) continue;
@@ -329,7 +337,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
       const at = text.indexOf(form);
       if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length))) {
         const creates = new RegExp(`(^|[^>])>\\s*["']?${form.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}(["'\\s;]|$)`).test(text);
-        hits.push({ target, by: file, line: text.trim().slice(0, 200), creates });
+        hits.push({ target, by: file, line: text.trim().slice(0, 200), creates, emptied: emptied.has(target) });
         break;
       }
     }
@@ -337,7 +345,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   // a lock or pid file that the program naming it writes anew itself (`echo $$ > app.lock`) is
   // that program's own marker: taking a stale one away loses nothing the program cannot make again
   const remade = (target: string, by: string): boolean => LOCK_FILE.test(target) && hits.some((h) => h.target === target && h.by === by && h.creates);
-  for (const h of hits) if (!remade(h.target, h.by)) out.push({ target: h.target, by: h.by, line: h.line });
+  for (const h of hits) if (!remade(h.target, h.by)) out.push({ target: h.target, by: h.by, line: h.line, ...(h.emptied ? { emptied: true } : {}) });
   return out.slice(0, 20);
 }
 
@@ -355,15 +363,58 @@ function tarFlag(a: string): string {
   return '';
 }
 const MAX_MEMBERS = 200;
+/** A script that lists an archive's members, a line each. */
+function memberList(a: string): string {
+  return /\.zip$/.test(a) ? `{ unzip -Z1 ${shQuote(a)} 2>/dev/null || unzip -l ${shQuote(a)} 2>/dev/null | awk 'NR>3 {print $4}'; }` : `tar -t${tarFlag(a)}f ${shQuote(a)} 2>/dev/null`;
+}
+
+/** The md5 of no bytes: an empty member holds nothing to lose. */
+const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
+const MAX_UNPACKED_MEMBERS = 60;
+
+/**
+ * The archives among `lost` whose every file member (read from the untouched episode, where they
+ * still are) has its content somewhere in the tree afterwards: unpacked before, so deleting the
+ * archive loses nothing. An archive that cannot be listed, or has no file member, is not one.
+ */
+async function unpackedArchives(episode: Episode, lost: string[], surviving: Set<string>, signal: AbortSignal | undefined): Promise<Set<string>> {
+  const archives = lost.filter((p) => ARCHIVE.test(p)).slice(0, MAX_ARCHIVES);
+  if (archives.length === 0) return new Set();
+  const read = (a: string) => (/\.zip$/.test(a) ? `unzip -p ${shQuote(a)} "$m"` : `tar -xO${tarFlag(a)}f ${shQuote(a)} "$m"`);
+  const out = await readAs(
+    episode,
+    archives
+      .map((a, i) => `echo '@a${i}'; ${memberList(a)} | head -n ${MAX_UNPACKED_MEMBERS + 1} | while IFS= read -r m; do case "$m" in */) continue ;; esac; printf 'm '; ${read(a)} 2>/dev/null | md5sum; done`)
+      .join('\n'),
+    signal,
+    { timeoutMs: 10_000 },
+  );
+  const hashes = new Map<string, string[]>();
+  let current: string | undefined;
+  for (const line of out.split('\n')) {
+    const a = /^@a(\d+)$/.exec(line);
+    if (a) {
+      current = archives[Number(a[1])];
+      hashes.set(current!, []);
+      continue;
+    }
+    const m = /^m ([0-9a-f]{32})/.exec(line);
+    if (m && current) hashes.get(current)!.push(m[1]!);
+  }
+  return new Set(
+    [...hashes].filter(([, hs]) => hs.length > 0 && hs.length <= MAX_UNPACKED_MEMBERS && hs.every((h) => h === EMPTY_MD5 || surviving.has(h))).map(([a]) => a),
+  );
+}
 
 /**
  * Files it deleted or overwrote whose old content is nowhere in the tree afterwards: not in any
  * file (by md5), nor as a member of an archive that is still there (a member of the same name
- * is extracted in the twin and hashed).
+ * is extracted in the twin and hashed). A deleted archive whose members are all found unpacked
+ * is not lost.
  */
-async function lostContent(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
+async function lostContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
   const surviving = new Set(after.hashes.values());
-  const lost = changes
+  const gone = changes
     .filter((c) => LOSES_CONTENT.has(c.change) && c.before?.type === 'file' && c.before.size > 0)
     .filter((c) => {
       const h = before.hashes.get(c.path);
@@ -371,12 +422,14 @@ async function lostContent(twin: Episode, changes: RehearsedChange[], before: Ma
     })
     .map((c) => c.path)
     .slice(0, MAX_CHANGES);
+  const unpacked = await unpackedArchives(episode, gone, surviving, signal);
+  const lost = gone.filter((p) => !unpacked.has(p));
   const archives = [...after.entries].filter(([p, e]) => e.type === 'file' && ARCHIVE.test(p)).map(([p]) => p).slice(0, MAX_ARCHIVES);
   if (lost.length === 0 || archives.length === 0) return lost;
   const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
   const names = new Set(lost.map(base));
   // list each archive's members, then hash those whose name is one of the lost files' names
-  const listed = await readAs(twin, archives.map((a, i) => `echo '@a${i}'; ${/\.zip$/.test(a) ? `unzip -Z1 ${shQuote(a)} 2>/dev/null || unzip -l ${shQuote(a)} 2>/dev/null | awk 'NR>3 {print $4}'` : `tar -t${tarFlag(a)}f ${shQuote(a)} 2>/dev/null`} | head -n ${MAX_MEMBERS}`).join('\n'), signal);
+  const listed = await readAs(twin, archives.map((a, i) => `echo '@a${i}'; ${memberList(a)} | head -n ${MAX_MEMBERS}`).join('\n'), signal);
   const members: { archive: string; member: string }[] = [];
   let current: string | undefined;
   for (const line of listed.split('\n')) {
@@ -532,7 +585,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     const [exposed, referenced, lost, { broken, dropped }, runBy] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
-      lostContent(twin, changes, before, after, opts.signal),
+      lostContent(episode, twin, changes, before, after, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
     ]);

@@ -34,6 +34,9 @@ const KINDS: FileKind[] = [
   { words: /\b(videos?|movies?|clips?|recordings?|footage)\b/, name: /\.(mp4|mkv|mov|avi|webm|m4v|wmv|flv|mpe?g)$/, folder: /^(videos?|movies?|recordings?)$/ },
   { words: /\b(archives?|zips?|tarballs?|compressed files?)\b/, name: /\.(zip|tar|gz|tgz|xz|bz2|7z|rar|zst)$/, folder: /^archives?$/ },
   { words: /\b(core ?dumps?|core files?|crash dumps?)\b/, name: /^core(\.\d+)?$|\.(dmp|core)$/, folder: /^(crash|cores?|dumps?)$/ },
+  // reports are documents a program wrote out (a PDF, a spreadsheet, a page); by their own name
+  // only, since a reports folder also keeps what makes them (templates, settings)
+  { words: /\breports?\b/, name: /\.(pdf|csv|tsv|xlsx?|ods|docx?|odt|html?|txt|md|json|xml|rtf|pptx?)(\.(gz|bz2|xz|zst))?$|(^|[._-])reports?([._-]|\d|$)/, folder: /(?!)/ },
   { words: /\b(drafts?|rough copy|rough copies)\b/, name: /(^|[._ -])(drafts?|wip|rough)([._ -]|\d|$)/, folder: /^drafts?$/ },
   { words: /\b(object files?|(build|compiler) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$/, folder: /^(build|dist|out|target|__pycache__|obj)$/ },
 ];
