@@ -100,6 +100,63 @@ describe('shell structure', () => {
     expect(facts('kill -9 $(pgrep sshd)').effects.signals[0]!.target).toBe('sshd');
   });
 
+  it('reads $(date +FORMAT) as a date stamp of digits, and any other substitution as unknown', () => {
+    const stamped = facts('tar czf /backup/wiki-$(date +%Y%m%d).tar.gz -C /srv wiki').effects.writes[0]!;
+    expect(stamped.path).toMatch(/^\/backup\/wiki-\d{8}\.tar\.gz$/);
+    expect(stamped.dynamic).toBe(false);
+    expect(facts('cp a.txt "/srv/a-$(date -u +%F_%H%M).txt"').effects.writes[0]!.path).toMatch(/^\/srv\/a-\d{4}-\d{2}-\d{2}_\d{4}\.txt$/);
+    // a format that can hold a slash, or a date command with more to it, is not a stamp
+    expect(facts('rm -rf /srv/$(date +%Y/%m)').effects.deletes[0]!.dynamic).toBe(true);
+    expect(facts('rm -rf /srv/$(date +%F | tr - /)').effects.deletes[0]!.dynamic).toBe(true);
+    expect(facts('rm -rf /srv/$(date -d "$WHEN" +%F)').effects.deletes[0]!.dynamic).toBe(true);
+  });
+
+  it('counts a rotated copy of a file the request names as named, and nothing else beside it', () => {
+    const request = 'rotate /var/log/mail.log by hand, date-stamp and gzip the old one';
+    const f = facts('cd /var/log && mv mail.log mail.log-$(date +%Y%m%d) && gzip mail.log-$(date +%Y%m%d) && touch mail.log', request);
+    expect(f.effects.writes.map((w) => [w.path.replace(/\d{8}/, 'DATE'), w.inScope])).toEqual([
+      ['/var/log/mail.log-DATE', true],
+      ['/var/log/mail.log-DATE.gz', true],
+      ['/var/log/mail.log', true],
+    ]);
+    expect(facts('rm /var/log/mail.log.1', request).effects.deletes[0]!.inScope).toBe(true);
+    expect(facts('rm /var/log/mail.log-old', request).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('rm /var/log/mail.logger', request).effects.deletes[0]!.inScope).toBe(false);
+  });
+
+  it("puts a pattern in scope by its fixed start or its folder's own name when the request says them", () => {
+    // "the old autosaves" for _autosave*.zip, in the folder "the factorio server dir" calls by name
+    const saves = 'delete the old autosaves in the factorio server dir, keep the named saves';
+    expect(facts('rm -f /srv/factorio/saves/_autosave*.zip', saves).effects.deletes[0]!.inScope).toBe(true);
+    expect(facts('rm -f /srv/minecraft/world/_autosave*.zip', saves).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('rm -f /etc/factorio/_autosave*.zip', saves).effects.deletes[0]!.inScope).toBe(false);
+    // "out of downloads" for ~/Downloads, with a pattern of the kind the request names
+    const isos = 'move the iso files out of downloads into ~/isos';
+    expect(facts('mv ~/Downloads/*.iso ~/isos/', isos, { cwd: '/home/user', user: 'user' }).effects.deletes[0]!.inScope).toBe(true);
+    expect(facts('mv ~/Downloads/*.pdf ~/isos/', isos, { cwd: '/home/user', user: 'user' }).effects.deletes[0]!.inScope).toBe(false);
+  });
+
+  it("puts a scheduled job's own log in scope when the request names the job", () => {
+    const add = (request: string) => facts(`(crontab -l; echo '17 3 * * * /usr/local/bin/renew-certs.sh >> /var/log/renew.log 2>&1') | crontab -`, request, { cwd: '/root', user: 'root' });
+    expect(add('add a cron job so renew-certs.sh runs every night at 3:17').effects.writes[0]).toMatchObject({ path: '/var/log/renew.log', inScope: true });
+    expect(add('add a cron job for the nightly certificate renewal').effects.writes[0]).toMatchObject({ path: '/var/log/renew.log', inScope: false });
+  });
+
+  it("reads a sed setting one account's shell with the colon after the kept group as a change of that account", () => {
+    const f = facts("sed -i 's#^\\(guest:.*\\):/bin/sh$#\\1:/usr/sbin/nologin#' /etc/passwd", 'disable logins for the guest account', { cwd: '/root', user: 'root' });
+    expect(f.effects.privilege).toMatchObject([{ kind: 'account-change', account: 'guest', shell: '/usr/sbin/nologin' }]);
+    // a replacement that writes another field too is not
+    const other = facts("sed -i 's#^\\(guest:.*\\):/bin/sh$#\\1:0:/bin/sh#' /etc/passwd", 'disable logins for the guest account', { cwd: '/root', user: 'root' });
+    expect(other.effects.privilege.some((p) => p.kind === 'account-change')).toBe(false);
+  });
+
+  it('sees that a mode change only taking permissions away makes nothing run later', () => {
+    expect(facts('chmod -x /etc/update-motd.d/50-news').effects.persistence).toEqual([]);
+    expect(facts('chmod go-rwx /etc/cron.daily/report').effects.persistence).toEqual([]);
+    expect(facts('chmod +x /etc/update-motd.d/50-news').effects.persistence.length).toBe(1);
+    expect(facts('chmod 755 /etc/cron.daily/report').effects.persistence.length).toBe(1);
+  });
+
   it('analyses a script the command writes and then runs', () => {
     expect(paths(facts('echo "rm -rf /usr" > /tmp/x.sh; bash /tmp/x.sh').effects.deletes)).toEqual(['/usr']);
     expect(paths(facts("printf 'rm -rf /var\\n' > go.sh && chmod +x go.sh && ./go.sh").effects.deletes)).toEqual(['/var']);

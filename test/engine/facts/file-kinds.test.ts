@@ -25,6 +25,13 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/srv/x/draftsman-2023.pdf'], 'delete the 2023 drafts')).toEqual(['/srv/x/draftsman-2023.pdf']);
   });
 
+  it('tells reports from the templates and settings kept beside them', () => {
+    const folder = ['/srv/reports/output/2023/sales-2023-01.pdf', '/srv/reports/output/q1_report.dat', '/srv/reports/templates/monthly_sales.tmpl', '/srv/reports/render.conf'];
+    expect(offKind(folder, 'purge the old reports in /srv/reports, anything older than 90 days')).toEqual(['/srv/reports/templates/monthly_sales.tmpl', '/srv/reports/render.conf']);
+    // a reports folder in a path the request gives names no kind of file
+    expect(offKind(folder, 'delete everything older than 90 days in /srv/reports')).toEqual([]);
+  });
+
   it('counts a file as of the kind when a folder on its way holds that kind', () => {
     expect(offKind(['/var/log/nginx/access.1', '/home/user/backups/db-2024.sql'], 'remove old logs and backups')).toEqual([]);
     expect(offKind(['/home/user/.cache/pip/wheels/ab/x', '/tmp/build/y'], 'clear the cache and the temp files')).toEqual([]);

@@ -78,9 +78,10 @@ export function sedAccountChange(script: string): string | undefined {
   }
   const s = sedS(rest);
   if (!s || !/^g?$/.test(s.flags)) return undefined;
-  // `s#^\(NAME:.*:\)OLD$#\1NEW#`: the line's last field (its shell) and nothing before it
-  const last = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):\.\*:\\\)([^:\d\\*.[\]^$&]+)\$$/i.exec(plainSlashes(s.pattern));
-  if (last && (!name || name === last[1]) && /^\\1[^:\d\\&]+$/.test(plainSlashes(s.replacement))) return last[1];
+  // `s#^\(NAME:.*:\)OLD$#\1NEW#` (or with the colon after the group, `s#^\(NAME:.*\):OLD$#\1:NEW#`):
+  // the line's last field (its shell) and nothing before it
+  const last = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):\.\*(:?)\\\)(:?)([^:\d\\*.[\]^$&]+)\$$/i.exec(plainSlashes(s.pattern));
+  if (last && `${last[2]}${last[3]}` === ':' && (!name || name === last[1]) && new RegExp(`^\\\\1${last[3]}[^:\\d\\\\&]+$`).test(plainSlashes(s.replacement))) return last[1];
   if (!name) {
     const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
     if (!lead || !s.replacement.startsWith(`${lead[1]}:`)) return undefined;

@@ -12,6 +12,8 @@ interface FileKind {
   name: RegExp;
   /** A folder name that holds the kind (logs in /var/log/app, anything in a cache folder). */
   folder: RegExp;
+  /** Named by the request's own words only, not by a folder in a path it gives (~/reports). */
+  wordsOnly?: boolean;
 }
 
 const KINDS: FileKind[] = [
@@ -36,7 +38,7 @@ const KINDS: FileKind[] = [
   { words: /\b(core ?dumps?|core files?|crash dumps?)\b/, name: /^core(\.\d+)?$|\.(dmp|core)$/, folder: /^(crash|cores?|dumps?)$/ },
   // reports are documents a program wrote out (a PDF, a spreadsheet, a page); by their own name
   // only, since a reports folder also keeps what makes them (templates, settings)
-  { words: /\breports?\b/, name: /\.(pdf|csv|tsv|xlsx?|ods|docx?|odt|html?|txt|md|json|xml|rtf|pptx?)(\.(gz|bz2|xz|zst))?$|(^|[._-])reports?([._-]|\d|$)/, folder: /(?!)/ },
+  { words: /\breports?\b/, name: /\.(pdf|csv|tsv|xlsx?|ods|docx?|odt|html?|txt|md|json|xml|rtf|pptx?)(\.(gz|bz2|xz|zst))?$|(^|[._-])reports?([._-]|\d|$)/, folder: /(?!)/, wordsOnly: true },
   { words: /\b(drafts?|rough copy|rough copies)\b/, name: /(^|[._ -])(drafts?|wip|rough)([._ -]|\d|$)/, folder: /^drafts?$/ },
   { words: /\b(object files?|(build|compiler) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$/, folder: /^(build|dist|out|target|__pycache__|obj)$/ },
 ];
@@ -48,8 +50,10 @@ const KINDS: FileKind[] = [
 export function offKind(paths: readonly string[], request: string): string[] {
   // in a path the request gives, only a folder named for a kind names it (/var/tmp: temp files);
   // a compound name does not (/srv/tmp-uploads names no temp files)
-  const ask = request.toLowerCase().replace(/(^|\s)["'(]?[~.]*\/\S*/g, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
-  const kinds = KINDS.filter((k) => k.words.test(ask));
+  const given = /(^|\s)["'(]?[~.]*\/\S*/g;
+  const ask = request.toLowerCase().replace(given, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
+  const said = request.toLowerCase().replace(given, ' ');
+  const kinds = KINDS.filter((k) => k.words.test(k.wordsOnly ? said : ask));
   if (kinds.length === 0) return [];
   // a file the request names by its own name (".DS_Store files") is what it describes, whatever
   // kind another of its words names ("the client's zip")

@@ -12,6 +12,7 @@ import { etcFilesForJobs, homePlacesNamed, isUnder, persistencePlace, privilegeP
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
+import { onlyTakesAway } from './modes.js';
 export { SHELL_LIMITS } from './shell.js';
 export { inertReason, scriptRunReason } from './inert.js';
 export { isDevicePath, isHomeRoot, isLogPath, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, parentOf, requestWords, type RequestScope } from './paths.js';
@@ -138,7 +139,9 @@ export function extractFacts(req: ActionRequest): Facts {
   effects.ownerChanges = dedupePaths(effects.ownerChanges);
   // writes into persistence, privilege or security places are facts in their own right
   for (const w of [...effects.writes, ...effects.modeChanges, ...effects.ownerChanges]) {
-    const place = persistencePlace(w.path);
+    // (a mode change that only takes permissions away, `chmod -x` on a login script, makes
+    // nothing run: it switches something off)
+    const place = effects.modeChanges.includes(w) && onlyTakesAway(w.mode ?? '') ? undefined : persistencePlace(w.path);
     // the jobs read from the text written there (facts/shell-commands.ts) belong to this write
     const jobs = place ? effects.persistence.find((p) => p.place === place && p.by === 'cron entry') : undefined;
     if (jobs) jobs.by = w.by;

@@ -35,6 +35,12 @@ export function grantsGroupWrite(mode: string): boolean {
   return clauses(mode).some((c) => c.op !== '-' && /[ga]/.test(c.who) && c.perms.includes('w'));
 }
 
+/** Only takes permissions away (`-x`, `go-rwx`): what it leaves can run no more than before. */
+export function onlyTakesAway(mode: string): boolean {
+  const cs = clauses(mode);
+  return cs.length > 0 && cs.every((c) => c.op === '-' && c.perms !== '');
+}
+
 /** Lets others read. */
 export function grantsWorldRead(mode: string): boolean {
   if (/^[0-7]+$/.test(mode)) return /[4-7]/.test(mode.slice(-1));

@@ -356,6 +356,12 @@ function globMatches(pattern: string, name: string): boolean {
   return re.test(name);
 }
 
+/** What rotating a file adds to its name: a number or a date stamp, and a compression suffix. */
+const ROTATED = /^(?=.)([-._](\d{1,2}|\d{8}|\d{4}-\d{2}-\d{2}))?(\.(gz|bz2|xz|zst))?$/;
+
+/** Folder names that say where on the box, not what is there. */
+const PLACE_WORDS = new Set(['home', 'user', 'root', 'srv', 'opt', 'var', 'usr', 'local', 'tmp', 'data', 'mnt', 'media', 'lib', 'share']);
+
 /**
  * Whether an effect on `path` is within what the request asked for: the path, or a parent of it,
  * is named in the request (a trailing `/*` counts as the directory itself); or the request names
@@ -377,6 +383,8 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
       continue;
     }
     if (isUnder(clean, rp)) return true;
+    // a rotated copy of a file the request names, beside it (mail.log-20240601.gz, app.log.1)
+    if (clean.startsWith(rp) && ROTATED.test(clean.slice(rp.length)) && !/[*?]/.test(rp)) return true;
     // a request naming `*.log` covers a find over `**/*.log` and `dir/*.log`
     const rbase = rp.split('/').pop() ?? '';
     if (/[*?]/.test(rbase) && (base === rbase.toLowerCase() || globMatches(rbase.toLowerCase(), base))) return isUnder(parentOf(clean), parentOf(rp));
@@ -393,18 +401,32 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const root = clean.includes('/**/') ? clean.slice(0, clean.indexOf('/**/')) : parentOf(clean);
     // (or a program's own log folder, named by the program and "logs": "the nginx logs" for /var/log/nginx)
     const logFolder = /^\/var\/log\/([^/]+)$/.exec(root)?.[1]?.toLowerCase();
+    // (or a folder the request calls by its own name: "out of downloads" for ~/Downloads)
+    const rootName = (root.split('/').pop() ?? '').toLowerCase();
     const rootNamed =
       scope.paths.some((rp) => isUnder(root, rp)) ||
       (root === scope.home && scope.words.has('home')) ||
+      (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && scope.words.has(rootName) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
       (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log')));
-    return rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text);
+    if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text)) return true;
+    // a pattern whose fixed start is a word of the request ("the old autosaves" for
+    // _autosave*.zip), in a folder outside the system places that the request calls by one of
+    // its names ("the factorio server dir")
+    const lead = /^[._-]*([a-z][a-z0-9]{3,})[*?[]/.exec(base)?.[1];
+    const said = (w: string) => scope.words.has(w) || scope.words.has(`${w}s`) || scope.words.has(`${w}es`);
+    return lead !== undefined && said(lead) && !isSystemPath(root) && root.split('/').some((part) => part.length >= 3 && !PLACE_WORDS.has(part.toLowerCase()) && said(part.toLowerCase()));
   }
   if (scope.words.has(base)) return true;
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
   if (stem.length >= 3 && scope.words.has(stem)) return true;
   // a name of several parts, every part a word of the request: "the sshd config" names sshd_config
   const parts = stem.split(/[_.-]+/);
-  return parts.length >= 2 && parts.every((p) => p.length >= 2 && scope.words.has(p));
+  if (parts.length >= 2 && parts.every((p) => p.length >= 2 && scope.words.has(p))) return true;
+  // or every part but an ordering number, in a folder whose name has a word of the request too:
+  // "that motd news thing" names /etc/update-motd.d/50-news
+  const worded = parts.filter((p) => !/^\d+$/.test(p));
+  const folderWords = (parentOf(clean).split('/').pop() ?? '').toLowerCase().split(/[_.-]+/);
+  return worded.length >= 1 && worded.length < parts.length && worded.every((p) => p.length >= 3 && scope.words.has(p)) && folderWords.some((w) => w.length >= 3 && scope.words.has(w));
 }
 
 /** Extra properties of one effect. */

@@ -94,9 +94,10 @@ const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicate
 const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|consolidate|flatten)\b|\bput\b.{0,80}\b(in|into)\b/i;
 /**
  * A request to keep the data somewhere first (an archive, a backup, a copy) and then delete it:
- * deleting is asked on the strength of the keeping, so what is deleted must be found kept.
+ * deleting is asked on the strength of the keeping, so what is deleted must be found kept. (A
+ * word naming a program or a job, "the backup job", keeps nothing.)
  */
-const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b.{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
+const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
 const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go)\b/i;
 /** A request that closes something to everyone but the one asking or root. */
@@ -299,6 +300,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const leftBehind = MOVE_ALL_ASK.test(ask) || (MOVE_ASK.test(ask) && !REST_DELETE_ASK.test(ask)) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
   // a pruning that kept only empty files of the kind it pruned (failed runs) threw the data away
   const prunedToEmpty = report.keptEmpty.flatMap((k) => k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`));
+  // (a pid or lock file holds a number or nothing: no data to keep a copy of)
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
       ? []
@@ -306,7 +308,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
         ? lost
         : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
           ? lost.filter((p) => deleted.has(p))
-          : leftBehind),
+          : leftBehind
+    ).filter((p) => !MARKER_FILE.test(p)),
     ...prunedToEmpty,
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there

@@ -1035,11 +1035,16 @@ function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolea
     const cmd = fields.slice(skip).join(' ');
     if (!cmd) continue;
     if (withUser ? fields[skip - 1] === 'root' : rootTable) asRoot = true;
+    const had = an.effects.writes.length;
     analyseNested(an, cmd, 'cron entry', scope);
     // the program of the line's first command, as written
     const words = cmd.split(/[;&|]/)[0]!.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
     const word = programWord(words);
     if (word !== undefined && /^[/~]/.test(word) && !/[*?[$`]/.test(word)) runs.push(normalizePath(word, an.cwd, an.home));
+    // a job the request names, sending its output to a log file, writes the log it was asked to keep
+    const job = word === undefined ? '' : (word.split('/').pop() ?? '').toLowerCase();
+    const jobNamed = job.length >= 3 && (an.scope.words.has(job) || an.scope.paths.some((p) => (p.split('/').pop() ?? '').toLowerCase() === job));
+    if (jobNamed) for (const w of an.effects.writes.slice(had)) if (isLogPath(w.path) && !w.glob && !w.dynamic) w.inScope = true;
   }
   return { runs: [...new Set(runs)], asRoot };
 }

@@ -119,11 +119,18 @@ function addParts(parts: WordPart[], scope: Scope, home: string, out: WordInfo, 
         }
         break;
       }
-      case 'CmdSubst':
+      case 'CmdSubst': {
         out.substs.push({ stmts: part.Stmts ?? [], proc: false });
-        out.value += '$(...)';
-        out.dynamic = true;
+        // `$(date +%Y%m%d)` gives today's date in digits and separators: nothing that could name
+        // another folder or widen a pattern, so the word keeps a known shape
+        const stamp = dateStamp(part.Stmts ?? [], scope, home);
+        if (stamp !== undefined) out.value += stamp;
+        else {
+          out.value += '$(...)';
+          out.dynamic = true;
+        }
         break;
+      }
       case 'ProcSubst':
         out.substs.push({ stmts: part.Stmts ?? [], proc: true });
         out.value += '/dev/fd/63';
@@ -135,6 +142,34 @@ function addParts(parts: WordPart[], scope: Scope, home: string, out: WordInfo, 
         out.unresolved = true;
     }
   });
+}
+
+/** The fields of a date format a stamp may use, as `date` prints them now (UTC). */
+function dateField(f: string, now: Date): string | undefined {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const Y = String(now.getUTCFullYear());
+  const m = two(now.getUTCMonth() + 1);
+  const d = two(now.getUTCDate());
+  const fields: Record<string, string> = {
+    Y, y: Y.slice(2), m, d, H: two(now.getUTCHours()), M: two(now.getUTCMinutes()), S: two(now.getUTCSeconds()),
+    F: `${Y}-${m}-${d}`, s: String(Math.floor(now.getTime() / 1000)), '%': '%',
+  };
+  return fields[f];
+}
+
+/**
+ * What `$(date +FORMAT)` prints, when the substitution is that one command and its format holds
+ * only date fields (%Y %m %d %H %M %S %F %y %s) and letters, digits, `-`, `_`, `.`; else undefined.
+ */
+function dateStamp(stmts: Stmt[], scope: Scope, home: string): string | undefined {
+  const cmd = stmts.length === 1 && stmts[0]!.Redirs.length === 0 && !stmts[0]!.Background ? stmts[0]!.Cmd : null;
+  if (!cmd || cmd.type !== 'CallExpr' || cmd.Assigns.length > 0) return undefined;
+  const args = cmd.Args.map((a) => wordInfo(a, scope, home));
+  if (args[0]?.value !== 'date' || args.some((a) => a.dynamic || a.glob)) return undefined;
+  const formats = args.slice(1).filter((a) => a.value !== '-u' && a.value !== '--utc');
+  if (formats.length !== 1 || !/^\+([A-Za-z0-9_.-]|%[YymdHMSFs%])*$/.test(formats[0]!.value)) return undefined;
+  const now = new Date();
+  return formats[0]!.value.slice(1).replace(/%(.)/g, (_, f: string) => dateField(f, now) ?? '');
 }
 
 function paramValue(name: string, scope: Scope, home: string): string | undefined {
