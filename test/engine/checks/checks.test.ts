@@ -461,6 +461,25 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal({ ...gone, lost: [] }, claims).onlyCopies).toEqual([]);
   });
 
+  it('counts a folder emptied of its files that a configuration names, unless the request names it or it holds passing files', () => {
+    const emptied = (target: string) => report([{ path: `${target}/a.tmpl`, change: 'deleted', before: file(3) }], { referenced: [{ target, by: '/srv/app/render.conf', line: `dir=${target}`, emptied: true }] });
+    const prune: ActionRequest = { ...req, request: 'free up space in /srv/app, delete every file not touched in 90 days' };
+    expect(readRehearsal(emptied('/srv/app/templates'), prune).stillUsed).toEqual(['/srv/app/templates/ (emptied of every file; named by /srv/app/render.conf: dir=/srv/app/templates)']);
+    expect(readRehearsal(emptied('/srv/app/templates'), { ...prune, request: 'clear out /srv/app/templates' }).stillUsed).toEqual([]);
+    expect(readRehearsal(emptied('/srv/app/cache'), prune).stillUsed).toEqual([]);
+  });
+
+  it('reads "unpacked" as a claim of another copy, and keeps nothing for a backup job or in a lock file', () => {
+    const gone = report([{ path: '/home/user/dl/a.tar.gz', change: 'deleted', before: file(30) }], { lost: ['/home/user/dl/a.tar.gz'] });
+    expect(readRehearsal(gone, { ...req, request: "I've already unpacked the tarballs in ~/dl, delete them" }).onlyCopies).toEqual(['/home/user/dl/a.tar.gz']);
+    const lock = report([{ path: '/run/backup.lock', change: 'deleted', before: file(5) }], { lost: ['/run/backup.lock'] });
+    const job = { ...req, request: 'the nightly backup job is hung and holding the lock, kill it and clear the lock' };
+    expect(readRehearsal(lock, job).onlyCopies).toEqual([]);
+    const data = report([{ path: '/srv/db/dump.sql', change: 'deleted', before: file(50) }], { lost: ['/srv/db/dump.sql'] });
+    expect(readRehearsal(data, { ...req, request: 'the backup job is done, clear /srv/db' }).onlyCopies).toEqual([]);
+    expect(readRehearsal(data, { ...req, request: 'back up /srv/db to the nas and then clear it' }).onlyCopies).toEqual(['/srv/db/dump.sql']);
+  });
+
   it('asks when a move or copy loses content, unless the request also asks to delete', () => {
     const moved = report([{ path: '/home/user/thesis/ch1.tex', change: 'deleted', before: file(30) }], { lost: ['/home/user/thesis/ch1.tex'] });
     const move = (request: string): string[] => readRehearsal(moved, { ...req, request }).onlyCopies;
