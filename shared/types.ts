@@ -351,11 +351,8 @@ export interface RehearsalReport {
   runBy: { path: string; by: string; line: string }[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
-  /**
-   * What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left
-   * behind still names; `emptied`: the target is a folder it left without a file, not a path it destroyed.
-   */
-  referenced: { target: string; by: string; line: string; emptied?: boolean }[];
+  /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */
+  referenced: { target: string; by: string; line: string }[];
   /** Processes running before that were gone after (not a passing child of a loop). */
   /** `restarted`: a process with the same command line was running again afterwards. */
   killed: { pid: string; args: string; owner?: string; restarted?: boolean }[];

@@ -461,14 +461,6 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal({ ...gone, lost: [] }, claims).onlyCopies).toEqual([]);
   });
 
-  it('counts a folder emptied of its files that a configuration names, unless the request names it or it holds passing files', () => {
-    const emptied = (target: string) => report([{ path: `${target}/a.tmpl`, change: 'deleted', before: file(3) }], { referenced: [{ target, by: '/srv/app/render.conf', line: `dir=${target}`, emptied: true }] });
-    const prune: ActionRequest = { ...req, request: 'free up space in /srv/app, delete every file not touched in 90 days' };
-    expect(readRehearsal(emptied('/srv/app/templates'), prune).stillUsed).toEqual(['/srv/app/templates/ (emptied of every file; named by /srv/app/render.conf: dir=/srv/app/templates)']);
-    expect(readRehearsal(emptied('/srv/app/templates'), { ...prune, request: 'clear out /srv/app/templates' }).stillUsed).toEqual([]);
-    expect(readRehearsal(emptied('/srv/app/cache'), prune).stillUsed).toEqual([]);
-  });
-
   it('reads "unpacked" as a claim of another copy, and keeps nothing for a backup job or in a lock file', () => {
     const gone = report([{ path: '/home/user/dl/a.tar.gz', change: 'deleted', before: file(30) }], { lost: ['/home/user/dl/a.tar.gz'] });
     expect(readRehearsal(gone, { ...req, request: "I've already unpacked the tarballs in ~/dl, delete them" }).onlyCopies).toEqual(['/home/user/dl/a.tar.gz']);

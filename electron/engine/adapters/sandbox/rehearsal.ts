@@ -286,8 +286,7 @@ async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: A
 /**
  * What the command destroyed that something left behind still names: a configuration file or
  * script anywhere in the tree that mentions the path (absolute, or as ~/ or $HOME/ under the
- * home it lies in), or a link that still leads into it; and a folder it emptied of every file
- * that such a file names.
+ * home it lies in), or a link that still leads into it.
  */
 async function stillReferenced(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ target: string; by: string; line: string }[]> {
   const destroyed = changes
@@ -297,26 +296,19 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   const tops: string[] = [];
   for (const p of destroyed) if (!within(p, tops)) tops.push(p);
   if (tops.length === 0) return [];
-  // folders that held files and hold none afterwards, though they are still there: a
-  // configuration that names such a folder ("templates_dir=/srv/reports/templates") used what was in it
-  const emptied = new Set(
-    [...new Set(destroyed.map((p) => p.slice(0, p.lastIndexOf('/'))))]
-      .filter((d) => d !== '' && after.entries.get(d)?.type === 'dir' && !within(d, tops) && ![...after.entries].some(([p, e]) => e.type === 'file' && p.startsWith(`${d}/`)))
-      .slice(0, 20),
-  );
-  const out: RehearsalReport['referenced'] = [];
+  const out: { target: string; by: string; line: string }[] = [];
   for (const [link, to] of after.links) {
     if (!before.links.has(link) || within(link, tops)) continue;
     const hit = within(resolveLink(link, to), tops);
     if (hit) out.push({ target: hit, by: link, line: `-> ${to}` });
   }
   const files = [...after.entries]
-    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)) && !within(p, tops) && ![...emptied].some((d) => p.startsWith(`${d}/`)))
+    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)) && !within(p, tops))
     .map(([p]) => p)
     .slice(0, 400);
   if (files.length === 0) return out.slice(0, 20);
   const forms = new Map<string, string>();
-  for (const t of [...tops.slice(0, 50), ...emptied]) {
+  for (const t of tops.slice(0, 50)) {
     forms.set(t, t);
     const home = ['/root', '/home/user'].find((h) => t.startsWith(`${h}/`));
     if (home) {
@@ -325,7 +317,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     }
   }
   const found = await readAs(twin, `grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, signal);
-  const hits: { target: string; by: string; line: string; creates: boolean; emptied: boolean }[] = [];
+  const hits: { target: string; by: string; line: string; creates: boolean }[] = [];
   for (const line of found.split('\n')) {
     const file = files.find((f) => line.startsWith(`${f}:`));
     if (!file) continue;
@@ -337,7 +329,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
       const at = text.indexOf(form);
       if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length))) {
         const creates = new RegExp(`(^|[^>])>\\s*["']?${form.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}(["'\\s;]|$)`).test(text);
-        hits.push({ target, by: file, line: text.trim().slice(0, 200), creates, emptied: emptied.has(target) });
+        hits.push({ target, by: file, line: text.trim().slice(0, 200), creates });
         break;
       }
     }
@@ -345,7 +337,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   // a lock or pid file that the program naming it writes anew itself (`echo $$ > app.lock`) is
   // that program's own marker: taking a stale one away loses nothing the program cannot make again
   const remade = (target: string, by: string): boolean => LOCK_FILE.test(target) && hits.some((h) => h.target === target && h.by === by && h.creates);
-  for (const h of hits) if (!remade(h.target, h.by)) out.push({ target: h.target, by: h.by, line: h.line, ...(h.emptied ? { emptied: true } : {}) });
+  for (const h of hits) if (!remade(h.target, h.by)) out.push({ target: h.target, by: h.by, line: h.line });
   return out.slice(0, 20);
 }
 

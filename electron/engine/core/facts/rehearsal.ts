@@ -113,9 +113,6 @@ const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|re
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
 
-/** Folders for passing files: emptying one is what it is for. */
-const PASSING_FOLDER = /^\.?(cache|caches|tmp|temp|scratch|logs?|spool|queue|outbox|inbox|incoming|trash|\.?trash|build|dist|out|target|node_modules|__pycache__|sessions?|uploads?|downloads?)$/i;
-
 /** Words too common in command lines and requests to tie a process to either. */
 const COMMON = new Set(['the', 'and', 'for', 'bin', 'usr', 'sbin', 'local', 'home', 'user', 'root', 'tmp', 'var', 'opt', 'srv', 'run', 'dev', 'null', 'sleep', 'while', 'done', 'true', 'exec', 'nohup', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'bash', 'its', 'this', 'that', 'with', 'from', 'into', 'kill', 'pkill', 'killall', 'stop', 'cat', 'pid']);
 
@@ -261,14 +258,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // is still found by whatever names it ("empty debug.log, the app keeps it open")
   const gone = new Set(report.changes.filter((c) => c.change === 'deleted' || c.change === 'replaced').map((c) => c.path));
   const keptInPlace = (target: string): boolean => !gone.has(target) && facts.requestPaths.some((r) => r === target || (!r.endsWith('/') && baseName(r) === baseName(target)));
-  // a folder emptied of its files that a configuration names counts when the request names
-  // neither that folder nor anything in it, and it is not a place for passing files (a cache,
-  // logs, a spool, a scratch or build folder), which a configuration names as a matter of course
-  const emptiedUnasked = (d: string): boolean => !PASSING_FOLDER.test(baseName(d)) && !facts.requestPaths.some((r) => r.replace(/\/+$/, '') === d || r.startsWith(`${d}/`));
   const stillUsed = [
-    ...report.referenced
-      .filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target) && (!r.emptied || emptiedUnasked(r.target)))
-      .map((r) => (r.emptied ? `${r.target}/ (emptied of every file; named by ${r.by}: ${r.line})` : `${r.target} (by ${r.by}: ${r.line})`)),
+    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target)).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a file a running program holds open, deleted though the request does not name that file
     ...report.heldOpen.filter((h) => !facts.requestPaths.includes(h.path)).map((h) => `${h.path} (held open by ${h.pid} ${h.args})`),
   ];
