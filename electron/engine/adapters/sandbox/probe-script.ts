@@ -567,6 +567,8 @@ const PRELUDE = String.raw`
 export LC_ALL=C
 IFS=
 r() { printf 'R\0%s\0%s\0%s\0' "$1" "$2" "$3"; }
+# $1 with every character an extended regular expression gives a meaning escaped
+ere() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
 pp() {
   p=$2
   if [ -L "$p" ]; then t=link
@@ -913,7 +915,7 @@ dg() {
     # a note in a home folder that names it by its whole path (or a path inside it) and says to
     # keep what it names, or says so on the line naming it ("the export in /tmp is the ONLY copy")
     if [ -n "$H" ] && [ "$f" != / ] && hc=$(grep -lF -- "$f" $H 2>/dev/null); then
-      q=$(printf '%s' "$f" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+      q=$(ere "$f")
       hr="(^|[^[:alnum:]_./-])$q(/|[^[:alnum:]_.-]|${'$'})"
       for c in $hc; do
         grep -qE -- "$hr" "$c" 2>/dev/null || continue
@@ -925,7 +927,7 @@ dg() {
     # the manifests and configuration files beside it that are not deleted too, and the notes and
     # program sources, listed once per folder
     [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"); }
-    if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(printf '%s' "$b" | sed 's/[][\.*^$+?(){}|/]/\\&/g'); fi
+    if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(ere "$b"); fi
     if [ -d "$f" ]; then
       # a git repository (or a folder holding one) with a branch no remote-tracking ref has: its commits live only here
       g=; if [ "$b" = .git ]; then g=$f; elif [ -d "$f/.git" ]; then g=$f/.git; fi
@@ -1003,13 +1005,13 @@ fk() {
   D=$( { for o in "$@"; do case "$o" in -*|'('|'!'|')') break ;; esac; case "$o" in /*) printf '%s\n' "${'$'}{o%/}" ;; *) printf '%s\n' "$d/${'$'}{o#./}" ;; esac; done; printf '%s\n' "$A" | while IFS= read -r f; do printf '%s\n' "${'$'}{f%/*}"; done; } | sort -u | head -n 20)
   printf '%s\n' "$D" | while IFS= read -r dd; do
     [ -d "$dd" ] || continue
+    q=$(ere "$dd")
     for c in "$dd"/*; do
       smallnote "$c" || continue
       grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
       # (a note that speaks of its own folder, "logs in this directory", or names it by its path,
       # "everything in /var/log/app/audit/", names everything in it)
       h=; grep -qiE -- "$HERE" "$c" 2>/dev/null && h=1
-      q=$(printf '%s' "$dd" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$q/?([^A-Za-z0-9_./-]|$)" "$c" 2>/dev/null && h=1
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac

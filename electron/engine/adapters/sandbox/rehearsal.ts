@@ -359,6 +359,10 @@ const MAX_MEMBERS = 200;
 function memberList(a: string): string {
   return /\.zip$/.test(a) ? `{ unzip -Z1 ${shQuote(a)} 2>/dev/null || unzip -l ${shQuote(a)} 2>/dev/null | awk 'NR>3 {print $4}'; }` : `tar -t${tarFlag(a)}f ${shQuote(a)} 2>/dev/null`;
 }
+/** A script that writes one member of an archive to standard output; `member` is a shell word. */
+function memberRead(a: string, member: string): string {
+  return /\.zip$/.test(a) ? `unzip -p ${shQuote(a)} ${member}` : `tar -xO${tarFlag(a)}f ${shQuote(a)} ${member}`;
+}
 
 /** The md5 of no bytes: an empty member holds nothing to lose. */
 const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
@@ -372,11 +376,10 @@ const MAX_UNPACKED_MEMBERS = 60;
 async function unpackedArchives(episode: Episode, lost: string[], surviving: Set<string>, signal: AbortSignal | undefined): Promise<Set<string>> {
   const archives = lost.filter((p) => ARCHIVE.test(p)).slice(0, MAX_ARCHIVES);
   if (archives.length === 0) return new Set();
-  const read = (a: string) => (/\.zip$/.test(a) ? `unzip -p ${shQuote(a)} "$m"` : `tar -xO${tarFlag(a)}f ${shQuote(a)} "$m"`);
   const out = await readAs(
     episode,
     archives
-      .map((a, i) => `echo '@a${i}'; ${memberList(a)} | head -n ${MAX_UNPACKED_MEMBERS + 1} | while IFS= read -r m; do case "$m" in */) continue ;; esac; printf 'm '; ${read(a)} 2>/dev/null | md5sum; done`)
+      .map((a, i) => `echo '@a${i}'; ${memberList(a)} | head -n ${MAX_UNPACKED_MEMBERS + 1} | while IFS= read -r m; do case "$m" in */) continue ;; esac; printf 'm '; ${memberRead(a, '"$m"')} 2>/dev/null | md5sum; done`)
       .join('\n'),
     signal,
     { timeoutMs: 10_000 },
@@ -434,7 +437,7 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
     twin,
     members
       .slice(0, MAX_MEMBERS)
-      .map((x, i) => `printf 'm${i} '; ${/\.zip$/.test(x.archive) ? `unzip -p ${shQuote(x.archive)} ${shQuote(x.member)}` : `tar -xO${tarFlag(x.archive)}f ${shQuote(x.archive)} ${shQuote(x.member)}`} 2>/dev/null | md5sum`)
+      .map((x, i) => `printf 'm${i} '; ${memberRead(x.archive, shQuote(x.member))} 2>/dev/null | md5sum`)
       .join('\n'),
     signal,
     { timeoutMs: 10_000 },
