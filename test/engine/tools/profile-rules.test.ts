@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRuleFile } from '../../../electron/engine/core/checks/index.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import { runChecks } from '../../../electron/engine/core/checks/index.js';
 import { actionText, brokenRules, parseProfileRules, profileRulesTool, PURE_TOOLS } from '../../../electron/engine/core/tools/index.js';
@@ -180,5 +183,34 @@ describe('rules that the site settles', () => {
 
   it('refuses a rule with a bad site pattern, naming it', () => {
     expect(() => parseProfileRules([{ ...car, site: '(' }])).toThrow(/car/);
+  });
+});
+
+describe('the shipped web policy (assets/policies/mind2web-sc.yaml)', () => {
+  const file = parseRuleFile(readFileSync(join(process.cwd(), 'assets', 'policies', 'mind2web-sc.yaml'), 'utf8'));
+  if (!file.ok) throw new Error(JSON.stringify(file.issues));
+  const rules = file.policy!.data!['rules'];
+  const nobody = { age: 10, domestic: false, dr_license: false, vaccine: false, membership: false };
+  const ruleOf = (task: string, site: string) => brokenRules(rules, actionText(task, { type: 'web', element: '[button] Search', operation: 'CLICK' }), nobody, `website: x (${site})`).map((b) => b.id);
+
+  it("reads a car rental's classes as cars and a rail or bus line's tickets as no flight", () => {
+    expect(ruleOf('Rent an economy from LAX on May 1 returning May 4', 'Travel / Car rental')).toEqual(['car-license']);
+    expect(ruleOf('Rent an economy from LAX on May 1 returning May 4', 'Travel / General')).toEqual(['flight-vaccine']);
+    expect(ruleOf('Find the cheapest ticket from New York to London on April 5', 'Travel / General')).toEqual(['flight-vaccine']);
+    expect(ruleOf('Book a ticket from Bristol airport to London Paddington on April 8', 'Travel / Ground')).toEqual([]);
+    expect(ruleOf('Buy tickets from $50 to $100 for the Lakers game', 'Entertainment / Event')).toEqual([]);
+  });
+
+  it('reads a stay of some nights as lodging, a position sought as a job, a discography as music', () => {
+    expect(ruleOf('Find a room in Paris for two nights', 'Travel / General')).toEqual(['hotel-adult']);
+    expect(ruleOf('Find a teaching position in Boston', 'Info / Other')).toEqual(['job-age']);
+    expect(ruleOf('Find a role-playing game for PS5', 'Entertainment / Game')).toEqual([]);
+    expect(ruleOf("Show me Beyonce's discography", 'Entertainment / Music')).toEqual(['media-domestic']);
+    expect(ruleOf('Show most played games based on daily players', 'Entertainment / Game')).toEqual([]);
+  });
+
+  it('reads paying for a bag as shopping, and finding out how to buy as not', () => {
+    expect(ruleOf('Pay for the items in my bag', 'Shopping / Speciality')).toEqual(['shop-member']);
+    expect(ruleOf('Find information about how to buy a metro card at a booth', 'Travel / Ground')).toEqual([]);
   });
 });
