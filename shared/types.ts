@@ -358,7 +358,7 @@ export interface RehearsalReport {
   killed: { pid: string; args: string; owner?: string; restarted?: boolean }[];
   /** Folders where it deleted files that held data and every file of the same kind it kept there is empty. */
   keptEmpty: { folder: string; deleted: string[]; kept: number }[];
-  /** Files it deleted (not moved) that a program running before held open. */
+  /** Files it deleted (not moved) that a program running before held open, or that a program still running was started from. */
   heldOpen: { path: string; pid: string; args: string }[];
   exitCode: number | null;
   timedOut: boolean;

@@ -83,7 +83,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "(only|last|sole) (remaining |surviving |existing )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
+export const KEEP_NOTE = "(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|reproduced)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -783,11 +783,13 @@ lp() {
   done
 }
 # the start-up file, and the words in it, that name $1, a folder holding it or a path inside it
-# (startup_load first, in the calling shell: the listing is made once per script)
+# (startup_load first, in the calling shell: the listing is made once per script); a start-up
+# file inside $1 goes with it and speaks for nothing
 startup_load() { [ -n "$PRD" ] || { PR=$(lp); PRD=1; }; }
 startup_ref() {
   printf '%s\n' "$PR" | while IFS='	' read -r y c w; do
     [ -n "$y" ] || continue
+    case "$c" in "$1"/*) continue ;; esac
     case "$1" in "$y"|"$y"/*) printf '%s\t%s\n' "$c" "$w"; break ;; esac
     case "$y" in "$1"/*) printf '%s\t%s\n' "$c" "$w"; break ;; esac
   done

@@ -536,13 +536,17 @@ function emptyKeepers(changes: RehearsedChange[], after: Manifest): RehearsalRep
 
 /**
  * Files the command deleted (not moved) while a program that was running held them open: their
- * data goes on living only in that program.
+ * data goes on living only in that program. So does a file a program still running afterwards
+ * was started from: its command line gives the file's path (a script an interpreter runs, the
+ * program itself), and the program cannot be started again from it.
  */
-function heldOpenFiles(changes: RehearsedChange[], before: Manifest): RehearsalReport['heldOpen'] {
+function heldOpenFiles(changes: RehearsedChange[], before: Manifest, after: Manifest): RehearsalReport['heldOpen'] {
   const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
+  const startedFrom = (path: string): string | undefined =>
+    [...before.procs].find(([pid, p]) => pid !== '1' && after.procs.get(pid)?.args === p.args && p.args.split(/\s+/).includes(path))?.[0];
   return changes.flatMap((c) => {
     if (c.change !== 'deleted' || c.before?.type !== 'file' || moved.has(c.path)) return [];
-    const pid = (before.open.get(c.path) ?? []).find((p) => before.procs.has(p));
+    const pid = (before.open.get(c.path) ?? []).find((p) => before.procs.has(p)) ?? startedFrom(c.path);
     return pid === undefined ? [] : [{ path: c.path, pid, args: before.procs.get(pid)!.args }];
   });
 }
@@ -587,7 +591,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     return {
       ...base,
       keptEmpty: emptyKeepers(changes, after),
-      heldOpen: heldOpenFiles(changes, before),
+      heldOpen: heldOpenFiles(changes, before, after),
       lost,
       broken,
       dropped,

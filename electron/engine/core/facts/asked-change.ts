@@ -105,8 +105,14 @@ const EVERY_PROCESS = new Set(['-1', '0', '1', 'all of a user']);
 
 /** A name or process id the request itself spells out (a whole word, any case). */
 function requestNames(request: string, target: string): boolean {
-  const t = (pidfileOf(target) ?? target).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^\\w.-])${t}($|[^\\w-])`, 'i').test(request);
+  const name = pidfileOf(target) ?? target;
+  const t = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (new RegExp(`(^|[^\\w.-])${t}($|[^\\w-])`, 'i').test(request)) return true;
+  // a program's name of parts joined by a dash or an underscore, said as one word or as separate
+  // words ("JupyterLab" or "jupyter lab" for jupyter-lab)
+  const parts = name.split(/[-_]/);
+  if (parts.length < 2 || parts.some((p) => !/^[a-z][a-z0-9]*$/i.test(p)) || name.length < 6) return false;
+  return new RegExp(`(^|[^\\w.-])(${parts.join('')}|${parts.join(' ')})($|[^\\w-])`, 'i').test(request);
 }
 
 /** The request speaks of accounts: adding one, or changing its shell, home or groups. */
@@ -116,7 +122,10 @@ const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ec
 const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing)|swap|(re)?organi[sz]e|sort|gather|consolidate|collect|migrate|transfer|shift|archive|stash|promote|bring)/i;
 
 /** The request asks for what is there to be replaced. */
-const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|swap|update|upgrade|refresh|clobber|force|merge)/i;
+const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|swap|update|upgrade|refresh|clobber|force|merge|switch(es|ed|ing)? (\w+ ){0,3}to)/i;
+
+/** The request asks for a link to be made in the target's place. */
+const MAKES_LINK = /\b(with|into|as|by|to be) an? (sym(bolic)?[ -]?|soft[ -]?)?link\b/i;
 
 /** The request calls its target a link. */
 const SAYS_LINK = /\b(sym(bolic)?[ -]?links?|soft[ -]?links?|links?)\b/i;
@@ -250,10 +259,14 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const appends = (by: string): boolean => by.endsWith('>>') || by === 'tee -a';
   const jobs = e.persistence.flatMap((p) => p.runs ?? []);
   const adds = e.persistence.every((p) => (p.runs?.length ?? 0) > 0 && ((p.by === 'crontab' && keeps) || (p.place === '/var/spool/cron' && appends(p.by))));
-  const tables = e.writes.every((w) => w.path.startsWith('/var/spool/cron/') && appends(w.by) && !w.glob && !w.dynamic && env.paths[w.path]?.type === 'file' && !leadsElsewhere(w.path, env.paths));
+  // (and a job's own output, which its line sends to a log: `JOB >> /var/log/job.log`)
+  const jobOutput = (w: PathEffect): boolean => jobs.some((x) => w.by === `${x.slice(x.lastIndexOf('/') + 1)} >>`) && !w.system && !w.sensitive && !w.glob && !w.dynamic;
+  const tables = e.writes.every((w) => jobOutput(w) || (w.path.startsWith('/var/spool/cron/') && appends(w.by) && !w.glob && !w.dynamic && env.paths[w.path]?.type === 'file' && !leadsElsewhere(w.path, env.paths)));
   if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && speaksOfJobs(request) && jobs.every((x) => requestNames(request, x))) {
-    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges];
-    if (others.every((l) => l.length === 0) && facts.flags.every((f) => f === 'persisted-code')) return `it only adds jobs running ${[...new Set(jobs)].map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
+    // (making the programs the jobs run executable, when the request asks for that too, is part of it)
+    const runnable = e.modeChanges.every((m) => jobs.includes(m.path) && !m.recursive && !m.glob && /^(0?7[57]5|0?555|0?700|[ua]?\+x|a\+rx|u\+rwx)$/.test(m.mode ?? '') && /\bexecutable\b/i.test(request));
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, runnable ? [] : e.modeChanges, e.ownerChanges];
+    if (others.every((l) => l.length === 0) && facts.flags.every((f) => f === 'persisted-code' || (f === 'world-readable' && runnable && e.modeChanges.length > 0))) return `it only adds jobs running ${[...new Set(jobs)].map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
   }
   // commenting out or deleting, in place, the lines of cron jobs the request names and asks to
   // stop, in tables the environment shows as plain files; and nothing else
@@ -370,7 +383,8 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     if (temps < list.length) did.push(a.what);
   }
   // the request believes it changes a link, and no target is one: the human does not know what is there
-  if (SAYS_LINK.test(request) && named.length > 0 && links === 0) return undefined;
+  // (unless the link is what it asks to have made: "replace ~/.vimrc with a symlink to ...")
+  if (SAYS_LINK.test(request) && !MAKES_LINK.test(request) && named.length > 0 && links === 0) return undefined;
   for (const p of e.privilege) named.push(`account ${p.account}`);
   if (e.privilege.length > 0) did.push('changes');
   for (const sig of e.signals) named.push(sig.target);

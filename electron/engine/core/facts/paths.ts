@@ -395,19 +395,29 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
   if (spool && base && scope.words.has(base) && [...scope.words].some((w) => spool.test(w))) return true;
   if (clean === '/' || SYSTEM_DIRS.includes(clean) || isHomeRoot(clean, scope.home) || (!lenient && isSystemPath(clean))) return false;
   if (!base) return false;
+  // the cur, new and tmp folders of a mail folder the request calls by its name ("the Maildir
+  // Spam folder" for ~/Maildir/.Spam/cur): they hold its messages
+  if (/^(cur|new|tmp)$/.test(base) && scope.words.has('maildir')) {
+    const folder = (parentOf(clean).split('/').pop() ?? '').replace(/^\./, '').toLowerCase();
+    if (folder.length >= 3 && scope.words.has(folder)) return true;
+  }
   if (/[*?]/.test(base)) {
     // a find's name pattern of a kind the request names ("core dumps" for core.[0-9]*), over a
     // folder the request names or over the home it speaks of ("my home is full of core dumps")
     const root = clean.includes('/**/') ? clean.slice(0, clean.indexOf('/**/')) : parentOf(clean);
     // (or a program's own log folder, named by the program and "logs": "the nginx logs" for /var/log/nginx)
     const logFolder = /^\/var\/log\/([^/]+)$/.exec(root)?.[1]?.toLowerCase();
+    // (or a program's cache, named by the program and "cache": "the apt cache" for /var/cache/apt and what is in it)
+    const cacheOf = /^\/var\/cache\/([^/]+)(\/|$)/.exec(root)?.[1]?.toLowerCase();
     // (or a folder the request calls by its own name: "out of downloads" for ~/Downloads)
     const rootName = (root.split('/').pop() ?? '').toLowerCase();
+
     const rootNamed =
       scope.paths.some((rp) => isUnder(root, rp)) ||
       (root === scope.home && scope.words.has('home')) ||
       (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && scope.words.has(rootName) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
-      (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log')));
+      (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log'))) ||
+      (cacheOf !== undefined && cacheOf.length >= 3 && scope.words.has(cacheOf) && (scope.words.has('cache') || scope.words.has('caches')));
     if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text)) return true;
     // a pattern whose fixed start is a word of the request ("the old autosaves" for
     // _autosave*.zip), in a folder outside the system places that the request calls by one of

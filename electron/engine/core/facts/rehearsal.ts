@@ -99,7 +99,7 @@ const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|cons
  */
 const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
-const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go)\b/i;
+const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present) (ones?|copy|copies|versions?|files?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
 /** A request to add something: a job, an account, a line, an entry. */
@@ -109,6 +109,8 @@ const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything
 /** A request to delete what a move leaves behind: the rest, everything else, what is left. */
 const REST_DELETE_ASK = /\b(the rest|everything else|anything else|whatever('s| is)? left|what('s| is) left|remaining|leftovers?)\b/i;
 /** A request that expects a process it stops to come back (a supervisor restarts it). */
+/** The one asking says they will start it again themselves ("I'll restart them clean"): nothing is expected to bring it back. */
+const SELF_RESTART = /\b(i|we)( will|'ll| shall| can|'d| would)? (then )?(re-?start|start|bring|spin|fire)\w*( (it|them|those|these|everything|the \w+))? (back |up |again |clean |fresh |myself |ourselves )*/gi;
 const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|respawn|come back|bring)|restart(s|ed)? (it|them) (automatically|right away|on its own)|come(s)? (right )?back (up|on its own)|supervisor|supervised|respawns?)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
@@ -217,8 +219,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     if (tests.some((t) => t(c.path))) continue;
     unnamed.push(`created ${c.path} (a program running there carried off what the command wrote)`);
   }
+  // a diff the request names, applied by patch, names the files it changes beside it ("apply the
+  // fix in ~/src/tool/fix.diff to the tool's source" edits ~/src/tool/src/buf.c)
+  const patchedDirs = facts.commands.some((c) => c.name === 'patch') ? e.reads.filter((r) => r.inScope && !r.glob && !r.dynamic && /\.(diff|patch)$/i.test(r.path)).map((r) => r.path.slice(0, r.path.lastIndexOf('/'))) : [];
   for (const c of report.changes) {
     if (!destructive(c)) continue;
+    if (c.change !== 'deleted' && patchedDirs.some((d) => d !== '' && c.path.startsWith(`${d}/`))) continue;
     const inside = shallow.length > 0 && c.change === 'deleted' ? ancestors(c.path).find((a) => shallow.some((t) => t(a))) : undefined;
     if (inside) {
       unnamed.push(`deleted ${c.path} (inside ${inside}, which a delete that is not recursive names)`);
@@ -232,9 +238,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const said = wordsOf(`${req.request ?? ''} ${report.command}`);
   // a process whose command line says nothing distinctive (`sleep 3600`) is not evidence either way
   // (nor is one the request points at by the account it runs as: "kill everything running as guest")
+  // (nor one listening on a port the request names: "the dev server hogging port 3000" is the one started with -p 3000)
+  const ports = [...(req.request ?? '').matchAll(/\bports? (\d{2,5})\b|:(\d{2,5})\b/gi)].map((m) => m[1] ?? m[2]);
+  const onNamedPort = (args: string): boolean => ports.some((p) => new RegExp(`(^|\\s)(-p|--port)[ =]${p}(\\s|$)|:${p}(\\s|/|$)`).test(args));
   const unsaid = report.killed.filter((k) => {
     const own = [...wordsOf(k.args)];
-    return own.length > 0 && !own.some((w) => said.has(w)) && !(k.owner !== undefined && ownerNamed(k.owner, req.request ?? ''));
+    return own.length > 0 && !own.some((w) => said.has(w)) && !(k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) && !onNamedPort(k.args);
   });
   // when the request locates the process it means (a folder its program lives in) and the
   // command also stopped one whose program lives elsewhere, that one was not meant
@@ -247,7 +256,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const astray = placed ? report.killed.filter((k) => located(k) === false && !unsaid.includes(k)) : [];
   // a request that expects the process back (a supervisor restarts it) vouches for nothing the
   // twin does not show: stopped and not running again after a moment, it stays down
-  const stayedDown = BACK_ASK.test(req.request ?? '') ? report.killed.filter((k) => !k.restarted && !unsaid.includes(k) && !astray.includes(k)) : [];
+  const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) ? report.killed.filter((k) => !k.restarted && !unsaid.includes(k) && !astray.includes(k)) : [];
   const kills = [...[...unsaid, ...astray].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
@@ -257,7 +266,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a file the request names and asks to have emptied or edited, which is still there afterwards,
   // is still found by whatever names it ("empty debug.log, the app keeps it open")
   const gone = new Set(report.changes.filter((c) => c.change === 'deleted' || c.change === 'replaced').map((c) => c.path));
-  const keptInPlace = (target: string): boolean => !gone.has(target) && facts.requestPaths.some((r) => r === target || (!r.endsWith('/') && baseName(r) === baseName(target)));
+  // (so is one rewritten in a folder the request names, when it asks for what is there to be
+  // replaced: "install the renewed certificate over the current one in /etc/ssl/shop")
+  const replacing = REPLACE_ASK.test(req.request ?? '');
+  const keptInPlace = (target: string): boolean =>
+    !gone.has(target) && facts.requestPaths.some((r) => r === target || (!r.endsWith('/') && baseName(r) === baseName(target)) || (replacing && target.startsWith(`${r.replace(/\/+$/, '')}/`)));
   const stillUsed = [
     ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target)).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a file a running program holds open, deleted though the request does not name that file

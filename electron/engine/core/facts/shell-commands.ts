@@ -989,6 +989,13 @@ export function programWord(words: readonly string[]): string | undefined {
 
 /** Words of a setting's key that only say it switches something on or off. */
 const SWITCH_WORDS = new Set(['permit', 'allow', 'enable', 'enabled', 'use']);
+/** Words of settings' keys and the plainer words a request says them with. */
+const KEY_WORD_SAID: Record<string, string[]> = { authentication: ['login', 'logins', 'log-in', 'auth'], auth: ['login', 'logins', 'authentication'], max: ['maximum'], min: ['minimum'], dir: ['directory', 'folder'] };
+
+/** Whether the request says a word of a setting's key: itself, its singular or plural, or a plainer word for it. */
+function keyWordSaid(part: string, words: Set<string>): boolean {
+  return words.has(part) || words.has(`${part}s`) || (part.endsWith('s') && words.has(part.slice(0, -1))) || (KEY_WORD_SAID[part] ?? []).some((w) => words.has(w));
+}
 
 /**
  * Whether a sed script is one substitution that sets a setting whose name the request spells out
@@ -1004,7 +1011,7 @@ function settingNamed(script: string, words: Set<string>): boolean {
   // be said: "disable root login" names it, as long as two words of the key are)
   if (parts.length >= 2) {
     const said = parts.filter((p) => !SWITCH_WORDS.has(p));
-    return said.length >= 2 && said.every((p) => p.length >= 2 && words.has(p));
+    return said.length >= 2 && said.every((p) => p.length >= 2 && keyWordSaid(p, words));
   }
   // a one-word key ("port") names the setting only with the values: the request says the new one
   // and, where the pattern holds one, the old one too ("change the port from 8080 to 9090")
