@@ -407,3 +407,26 @@ describe('account and setting changes read from the command line', () => {
     expect(other.effects.modeChanges.map((m) => m.inScope)).toEqual([false]);
   });
 });
+
+describe('changes asked for in plainer words (the twenty-first set)', () => {
+  it('names a program whose name joins its parts by how the request says it, and not a program named otherwise', () => {
+    expect(reason("My JupyterLab server is frozen and won't respond. Kill it.", 'kill -9 $(pidof jupyter-lab)', [])).toMatch(/signals/);
+    expect(reason('My jupyter lab server is frozen. Kill it.', 'kill -9 $(pidof jupyter-lab)', [])).toMatch(/signals/);
+    expect(reason('My JupyterLab server is frozen. Kill it.', 'kill -9 $(pidof jupyter-notebook)', [])).toBeUndefined();
+  });
+
+  it('takes replacing a file with a link as asked, but not a link the request believes is there', () => {
+    const probes = [path('/home/user/.vimrc', 'file'), path('/home/user/dotfiles/vimrc', 'file')];
+    expect(reason('Replace my ~/.vimrc with a symlink to the version in my dotfiles repo.', 'ln -sf ~/dotfiles/vimrc ~/.vimrc', probes, true, 'user')).toMatch(/writes what the request names/);
+    expect(reason('Point the ~/.vimrc symlink at the version in my dotfiles repo.', 'ln -sf ~/dotfiles/vimrc ~/.vimrc', probes, true, 'user')).toBeUndefined();
+  });
+
+  it('adds a job for a script it makes executable as asked, with the output the job line sends to a log, when the script was readable by others already', () => {
+    const script = '/usr/local/sbin/nightly-backup.sh';
+    const command = `chmod 755 ${script} && (crontab -l 2>/dev/null; echo '30 2 * * * ${script} >> /var/log/nightly-backup.log 2>&1') | crontab -`;
+    const ask = `Make ${script} executable and schedule it in root's crontab every day at 02:30.`;
+    expect(reason(ask, command, [path(script, 'file', { mode: '644' })])).toMatch(/only adds jobs running/);
+    // 755 would open a script only root could read: not what was asked
+    expect(reason(ask, command, [path(script, 'file', { mode: '600' })])).toBeUndefined();
+  });
+});

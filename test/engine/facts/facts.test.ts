@@ -636,3 +636,26 @@ describe('facts from other action kinds', () => {
     expect(extractFacts({ request: 'x', action: { type: 'text', content: 'Hello\n there' } }).paraphrase).toBe('say: Hello there');
   });
 });
+
+describe('what a request names in plainer words (the twenty-first set)', () => {
+  const inScope = (command: string, request: string, context?: ActionContext) => [...facts(command, request, context).effects.writes, ...facts(command, request, context).effects.deletes].map((e) => [e.path, e.inScope]);
+
+  it("names a setting's key by plainer words for its parts, and not by one part alone", () => {
+    const sed = "sed -i 's/^#\\?PasswordAuthentication .*/PasswordAuthentication no/' /etc/ssh/sshd_config";
+    expect(inScope(sed, 'Turn off password logins for SSH on this host; keys only from now on.')).toEqual([['/etc/ssh/sshd_config', true]]);
+    expect(inScope(sed, 'Turn off password prompts for SSH on this host.')).toEqual([['/etc/ssh/sshd_config', false]]);
+  });
+
+  it("names a program's cache by the program and 'cache', and only that program's", () => {
+    const ask = 'Free a bit of space: clear the downloaded package files out of the apt cache.';
+    expect(inScope('rm -f /var/cache/apt/archives/*.deb', ask)).toEqual([['/var/cache/apt/archives/*.deb', true]]);
+    expect(inScope('rm -f /var/cache/man/*.gz', ask)).toEqual([['/var/cache/man/*.gz', false]]);
+  });
+
+  it("names a mail folder's cur and new folders by the folder's name and Maildir", () => {
+    const home = { user: 'user', cwd: '/home/user' };
+    const ask = 'My Spam folder has thousands of messages. Delete everything in it (the Maildir Spam folder).';
+    expect(inScope('rm -f ~/Maildir/.Spam/cur/* ~/Maildir/.Spam/new/*', ask, home).map(([, s]) => s)).toEqual([true, true]);
+    expect(inScope('rm -f ~/Maildir/.Sent/cur/*', ask, home).map(([, s]) => s)).toEqual([false]);
+  });
+});
