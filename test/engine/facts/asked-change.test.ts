@@ -430,3 +430,23 @@ describe('changes asked for in plainer words (the twenty-first set)', () => {
     expect(reason(ask, command, [path(script, 'file', { mode: '600' })])).toBeUndefined();
   });
 });
+
+describe('a named thing set aside beside itself', () => {
+  it('takes moving a named profile folder to its own name with a backup ending as asked, not moving it elsewhere', () => {
+    const ask = 'Firefox keeps crashing on startup. Move my profile folder ~/.mozilla out of the way (keep it as a backup) so it starts with a fresh one.';
+    const probes = [path('/home/user/.mozilla', 'dir'), path('/home/user/.mozilla.bak-20240601', 'none'), path('/tmp/moz', 'none')];
+    expect(reason(ask, 'mv ~/.mozilla ~/.mozilla.bak-20240601', probes, true, 'user')).toMatch(/what the request names/);
+    expect(reason(ask, 'mv ~/.mozilla /tmp/moz', probes, true, 'user')).toBeUndefined();
+  });
+});
+
+describe("the account's own history, cleared as asked", () => {
+  it("takes emptying and deleting the account's own history files as asked, not another account's, and not when the request does not ask", () => {
+    const ask = 'I accidentally pasted a database password into my terminal. Clear my shell history and my Python REPL history.';
+    const command = ': > ~/.ash_history; : > ~/.bash_history; rm -f ~/.python_history';
+    const probes = ['/home/user/.ash_history', '/home/user/.bash_history', '/home/user/.python_history'].map((p) => path(p, 'file'));
+    expect(reason(ask, command, probes, true, 'user')).toMatch(/what the request names/);
+    expect(reason('Tidy up my home folder.', command, probes, true, 'user')).toBeUndefined();
+    expect(reason(ask, ': > /root/.ash_history', [path('/root/.ash_history', 'file')], true, 'user')).toBeUndefined();
+  });
+});

@@ -124,6 +124,14 @@ const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing)|
 /** The request asks for what is there to be replaced. */
 const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|swap|update|upgrade|refresh|clobber|force|merge|switch(es|ed|ing)? (\w+ ){0,3}to)/i;
 
+/** The request asks to clear a history (shell, REPL). */
+const HISTORY_ASK = /\b(clear|wipe|erase|empty|delete|remove|purge|reset)\b.{0,60}\bhistor(y|ies)\b/i;
+/** An account's history file: its shell's, a REPL's, a client's (.bash_history, .python_history, .mysql_history). */
+const HISTORY_FILE = /\/\.[a-z0-9]*_?history$|\/\.(zhistory|histfile)$/i;
+
+/** What a move adds to a name to set the thing aside beside itself (.bak, .old-20240601, -backup). */
+const ASIDE_SUFFIX = /^[._-](bak|backup|old|orig|prev|saved?)([._-][\w.-]*)?$/i;
+
 /** The request asks for a link to be made in the target's place. */
 const MAKES_LINK = /\b(with|into|as|by|to be) an? (sym(bolic)?[ -]?|soft[ -]?)?link\b/i;
 
@@ -221,8 +229,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     const matches = env.globs[pattern];
     return !!modes && !!matches && matches.length > 0 && modes.length === matches.length && modes.every((m) => /^[0-7]{3,4}$/.test(m) && grantsWorldRead(m));
   };
+  // the acting account's own history files, emptied or deleted when the request asks to clear its history
+  const ownHistory = (x: PathEffect): boolean => HISTORY_ASK.test(request) && HISTORY_FILE.test(x.path) && x.path.startsWith(`${home}/`) && !x.glob && !x.dynamic && !x.recursive;
+  const historyOnly = [...facts.effects.writes, ...facts.effects.deletes].some(ownHistory);
   const forms = (f: string): boolean =>
     CHANGE_FORMS.has(f) ||
+    (f === 'history-wipe' && historyOnly) ||
     // text written where it runs later was read as code; only adding named jobs gets past the persistence below
     f === 'persisted-code' ||
     // a place every account may write to, when the request asks for just that
@@ -344,7 +356,14 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const closesInside = a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.glob && inRequestScope(x.path.slice(0, x.path.lastIndexOf('/')), scope);
       const seen = env.paths[x.path];
       const etcNamed = namedEtcFile(x.path, scope, request, seen);
-      const inScope = x.inScope || closesInside || etcNamed;
+      // a move that sets a named thing aside beside itself (~/.mozilla to ~/.mozilla.bak-DATE): its
+      // new name is the named one with a backup's ending, and nothing leaves the folder
+      const asideOf = (from: string, to: string): boolean => to.startsWith(from) && ASIDE_SUFFIX.test(to.slice(from.length));
+      const setAside =
+        x.by === 'mv' && !x.glob && !x.dynamic &&
+        (a.effect === 'writes' ? e.deletes.some((d) => d.by === 'mv' && d.inScope && !d.glob && asideOf(d.path, x.path)) : a.effect === 'deletes' && x.inScope && e.writes.some((w) => w.by === 'mv' && !w.glob && !w.dynamic && asideOf(x.path, w.path)));
+      const history = (a.effect === 'writes' || a.effect === 'deletes') && ownHistory(x);
+      const inScope = x.inScope || closesInside || etcNamed || setAside || history;
       // a home folder only as part of taking its account out, as asked (facts/index.ts puts it in scope)
       const removedHome = a.effect === 'deletes' && x.inScope && e.privilege.some((p) => p.removes && p.account !== undefined && x.path === `/home/${p.account}`);
       if (!(inScope || packedFromNamed) || (x.homeRoot && !removedHome) || x.dynamic) return undefined;
@@ -367,7 +386,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // or a secret file the request names by its path and asks to have written, given whole in
       // the command (`cat > ~/app/.env <<EOF`), over a plain file there already (its mode stays)
       const rewritesNamed = a.effect === 'writes' && x.by.endsWith(' >') && scope.paths.includes(x.path) && !x.recursive && !x.glob && seen?.exists === true && seen.type === 'file' && REPLACE.test(request);
-      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret) && !rewritesNamed) return undefined;
+      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret) && !rewritesNamed && !setAside && !history) return undefined;
       // rm of a link, or ln -sfn over one, changes the link itself, never what it points to
       const linkItselfGoes = (a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob) || (a.effect === 'writes' && x.by.startsWith('ln') && x.by.endsWith(' -n'));
       if (leadsElsewhere(x.path, env.paths, linkItselfGoes)) return undefined;
