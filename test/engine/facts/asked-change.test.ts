@@ -450,3 +450,13 @@ describe("the account's own history, cleared as asked", () => {
     expect(reason(ask, ': > /root/.ash_history', [path('/root/.ash_history', 'file')], true, 'user')).toBeUndefined();
   });
 });
+
+describe("a service account's new home", () => {
+  it('takes making and handing over the data folder the request names as the new account home, not a folder that already holds data', () => {
+    const ask = "Create a system account 'borg' (uid and gid 990) with home /var/lib/borg and no login shell.";
+    const command = "echo 'borg:x:990:990::/var/lib/borg:/usr/sbin/nologin' >> /etc/passwd && echo 'borg:x:990:' >> /etc/group && mkdir -p /var/lib/borg && chown 990:990 /var/lib/borg && chmod 700 /var/lib/borg";
+    const accounts = [path('/etc/passwd', 'file'), path('/etc/group', 'file'), freeId('passwd:borg', '990'), freeId('group:borg', '990')];
+    expect(reason(ask, command, [...accounts, path('/var/lib/borg', 'none')])).toMatch(/account borg/);
+    expect(reason(ask, command, [...accounts, path('/var/lib/borg', 'dir', { entries: 12 })])).toBeUndefined();
+  });
+});

@@ -319,7 +319,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     let temps = 0;
     for (const x of list) {
       // the home folder of an account this action adds, made or handed to it while it is still new
-      const newHome = /^\/home\/([^/]+)$/.exec(x.path)?.[1];
+      // (or a service account's home the request names, in a data folder: /var/lib/borg for borg)
+      const last = x.path.slice(x.path.lastIndexOf('/') + 1);
+      const newHome = /^\/home\/([^/]+)$/.exec(x.path)?.[1] ?? (x.inScope && /^\/(var\/lib|srv|opt)\/[^/]+$/.test(x.path) ? last : undefined);
       const fresh = env.paths[x.path];
       if (a.effect !== 'deletes' && newHome !== undefined && e.privilege.some((p) => p.account === newHome) && fresh !== undefined && (!fresh.exists || (fresh.type === 'dir' && fresh.entries === 0))) {
         named.push(x.path);
