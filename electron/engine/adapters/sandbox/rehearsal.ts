@@ -542,11 +542,15 @@ function emptyKeepers(changes: RehearsedChange[], after: Manifest): RehearsalRep
  */
 function heldOpenFiles(changes: RehearsedChange[], before: Manifest, after: Manifest): RehearsalReport['heldOpen'] {
   const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
-  const startedFrom = (path: string): string | undefined =>
-    [...before.procs].find(([pid, p]) => pid !== '1' && after.procs.get(pid)?.args === p.args && p.args.split(/\s+/).includes(path))?.[0];
+  // each word of a still-running program's command line that is a path, and that program's pid
+  const startedFrom = new Map<string, string>();
+  for (const [pid, p] of before.procs) {
+    if (pid === '1' || after.procs.get(pid)?.args !== p.args) continue;
+    for (const w of p.args.split(/\s+/)) if (w.startsWith('/') && !startedFrom.has(w)) startedFrom.set(w, pid);
+  }
   return changes.flatMap((c) => {
     if (c.change !== 'deleted' || c.before?.type !== 'file' || moved.has(c.path)) return [];
-    const pid = (before.open.get(c.path) ?? []).find((p) => before.procs.has(p)) ?? startedFrom(c.path);
+    const pid = (before.open.get(c.path) ?? []).find((p) => before.procs.has(p)) ?? startedFrom.get(c.path);
     return pid === undefined ? [] : [{ path: c.path, pid, args: before.procs.get(pid)!.args }];
   });
 }

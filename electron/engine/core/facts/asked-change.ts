@@ -132,6 +132,11 @@ const HISTORY_FILE = /\/\.[a-z0-9]*_?history$|\/\.(zhistory|histfile)$/i;
 /** What a move adds to a name to set the thing aside beside itself (.bak, .old-20240601, -backup). */
 const ASIDE_SUFFIX = /^[._-](bak|backup|old|orig|prev|saved?)([._-][\w.-]*)?$/i;
 
+/** Whether `to` is `from` set aside beside itself: the same path with a backup's ending. */
+function asideOf(from: string, to: string): boolean {
+  return to.startsWith(from) && ASIDE_SUFFIX.test(to.slice(from.length));
+}
+
 /** The request asks for a link to be made in the target's place. */
 const MAKES_LINK = /\b(with|into|as|by|to be) an? (sym(bolic)?[ -]?|soft[ -]?)?link\b/i;
 
@@ -230,11 +235,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     return !!modes && !!matches && matches.length > 0 && modes.length === matches.length && modes.every((m) => /^[0-7]{3,4}$/.test(m) && grantsWorldRead(m));
   };
   // the acting account's own history files, emptied or deleted when the request asks to clear its history
-  const ownHistory = (x: PathEffect): boolean => HISTORY_ASK.test(request) && HISTORY_FILE.test(x.path) && x.path.startsWith(`${home}/`) && !x.glob && !x.dynamic && !x.recursive;
-  const historyOnly = [...facts.effects.writes, ...facts.effects.deletes].some(ownHistory);
+  const historyAsked = HISTORY_ASK.test(request);
+  const ownHistory = (x: PathEffect): boolean => historyAsked && HISTORY_FILE.test(x.path) && x.path.startsWith(`${home}/`) && !x.glob && !x.dynamic && !x.recursive;
+  const clearsOwnHistory = [...facts.effects.writes, ...facts.effects.deletes].some(ownHistory);
   const forms = (f: string): boolean =>
     CHANGE_FORMS.has(f) ||
-    (f === 'history-wipe' && historyOnly) ||
+    (f === 'history-wipe' && clearsOwnHistory) ||
     // text written where it runs later was read as code; only adding named jobs gets past the persistence below
     f === 'persisted-code' ||
     // a place every account may write to, when the request asks for just that
@@ -276,7 +282,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const tables = e.writes.every((w) => jobOutput(w) || (w.path.startsWith('/var/spool/cron/') && appends(w.by) && !w.glob && !w.dynamic && env.paths[w.path]?.type === 'file' && !leadsElsewhere(w.path, env.paths)));
   if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && speaksOfJobs(request) && jobs.every((x) => requestNames(request, x))) {
     // (making the programs the jobs run executable, when the request asks for that too, is part of it)
-    const runnable = e.modeChanges.every((m) => jobs.includes(m.path) && !m.recursive && !m.glob && /^(0?7[57]5|0?555|0?700|[ua]?\+x|a\+rx|u\+rwx)$/.test(m.mode ?? '') && /\bexecutable\b/i.test(request));
+    const runnable = /\bexecutable\b/i.test(request) && e.modeChanges.every((m) => jobs.includes(m.path) && !m.recursive && !m.glob && /^(0?7[57]5|0?555|0?700|[ua]?\+x|a\+rx|u\+rwx)$/.test(m.mode ?? ''));
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, runnable ? [] : e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.every((f) => f === 'persisted-code' || (f === 'world-readable' && runnable && e.modeChanges.length > 0))) return `it only adds jobs running ${[...new Set(jobs)].map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
   }
@@ -320,8 +326,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     for (const x of list) {
       // the home folder of an account this action adds, made or handed to it while it is still new
       // (or a service account's home the request names, in a data folder: /var/lib/borg for borg)
-      const last = x.path.slice(x.path.lastIndexOf('/') + 1);
-      const newHome = /^\/home\/([^/]+)$/.exec(x.path)?.[1] ?? (x.inScope && /^\/(var\/lib|srv|opt)\/[^/]+$/.test(x.path) ? last : undefined);
+      const newHome = /^\/home\/([^/]+)$/.exec(x.path)?.[1] ?? (x.inScope ? /^\/(?:var\/lib|srv|opt)\/([^/]+)$/.exec(x.path)?.[1] : undefined);
       const fresh = env.paths[x.path];
       if (a.effect !== 'deletes' && newHome !== undefined && e.privilege.some((p) => p.account === newHome) && fresh !== undefined && (!fresh.exists || (fresh.type === 'dir' && fresh.entries === 0))) {
         named.push(x.path);
@@ -360,7 +365,6 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const etcNamed = namedEtcFile(x.path, scope, request, seen);
       // a move that sets a named thing aside beside itself (~/.mozilla to ~/.mozilla.bak-DATE): its
       // new name is the named one with a backup's ending, and nothing leaves the folder
-      const asideOf = (from: string, to: string): boolean => to.startsWith(from) && ASIDE_SUFFIX.test(to.slice(from.length));
       const setAside =
         x.by === 'mv' && !x.glob && !x.dynamic &&
         (a.effect === 'writes' ? e.deletes.some((d) => d.by === 'mv' && d.inScope && !d.glob && asideOf(d.path, x.path)) : a.effect === 'deletes' && x.inScope && e.writes.some((w) => w.by === 'mv' && !w.glob && !w.dynamic && asideOf(x.path, w.path)));

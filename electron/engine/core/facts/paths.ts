@@ -411,7 +411,6 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const cacheOf = /^\/var\/cache\/([^/]+)(\/|$)/.exec(root)?.[1]?.toLowerCase();
     // (or a folder the request calls by its own name: "out of downloads" for ~/Downloads)
     const rootName = (root.split('/').pop() ?? '').toLowerCase();
-
     const rootNamed =
       scope.paths.some((rp) => isUnder(root, rp)) ||
       (root === scope.home && scope.words.has('home')) ||

@@ -108,9 +108,9 @@ const ADD_ASK = /\b(add|adding|append|schedule|scheduling|install|create|registe
 const MOVE_ALL_ASK = /\b(move|moving|mv|merge|transfer|migrate)\b.*\b(everything|all (of )?(the |its |my )?(files|contents?|of it)|whole|entire|contents)\b/i;
 /** A request to delete what a move leaves behind: the rest, everything else, what is left. */
 const REST_DELETE_ASK = /\b(the rest|everything else|anything else|whatever('s| is)? left|what('s| is) left|remaining|leftovers?)\b/i;
-/** A request that expects a process it stops to come back (a supervisor restarts it). */
 /** The one asking says they will start it again themselves ("I'll restart them clean"): nothing is expected to bring it back. */
 const SELF_RESTART = /\b(i|we)( will|'ll| shall| can|'d| would)? (then )?(re-?start|start|bring|spin|fire)\w*( (it|them|those|these|everything|the \w+))? (back |up |again |clean |fresh |myself |ourselves )*/gi;
+/** A request that expects a process it stops to come back (a supervisor restarts it). */
 const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|respawn|come back|bring)|restart(s|ed)? (it|them) (automatically|right away|on its own)|come(s)? (right )?back (up|on its own)|supervisor|supervised|respawns?)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
@@ -239,8 +239,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a process whose command line says nothing distinctive (`sleep 3600`) is not evidence either way
   // (nor is one the request points at by the account it runs as: "kill everything running as guest")
   // (nor one listening on a port the request names: "the dev server hogging port 3000" is the one started with -p 3000)
-  const ports = [...(req.request ?? '').matchAll(/\bports? (\d{2,5})\b|:(\d{2,5})\b/gi)].map((m) => m[1] ?? m[2]);
-  const onNamedPort = (args: string): boolean => ports.some((p) => new RegExp(`(^|\\s)(-p|--port)[ =]${p}(\\s|$)|:${p}(\\s|/|$)`).test(args));
+  const ports = [...(req.request ?? '').matchAll(/\bports? (\d{2,5})\b|:(\d{2,5})\b/gi)].map((m) => new RegExp(`(^|\\s)(-p|--port)[ =]${m[1] ?? m[2]}(\\s|$)|:${m[1] ?? m[2]}(\\s|/|$)`));
+  const onNamedPort = (args: string): boolean => ports.some((p) => p.test(args));
   const unsaid = report.killed.filter((k) => {
     const own = [...wordsOf(k.args)];
     return own.length > 0 && !own.some((w) => said.has(w)) && !(k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) && !onNamedPort(k.args);
