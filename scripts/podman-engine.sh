@@ -3,7 +3,8 @@
 # on its own socket, with its own storage under $WARDEN_PODMAN_DIR, so the sandbox can be proved
 # against Podman beside Docker.
 #   start  idempotent; waits until the service answers _ping, then prints the socket path
-#   stop   stops the service this script started (by its pidfile)
+#   stop   removes what is left of its containers, stops the service this script started (by its
+#          pidfile) and ends the conmon monitors that outlive exec sessions in its storage
 set -euo pipefail
 
 D="${WARDEN_PODMAN_DIR:-/tmp/warden-podman}"
@@ -43,6 +44,9 @@ start() {
 }
 
 stop() {
+  if command -v podman >/dev/null 2>&1 && [ -d "$D/root" ]; then
+    podman --root "$D/root" --runroot "$D/run" rm -a -f -t 0 >/dev/null 2>&1 || true
+  fi
   if [ -f "$PIDFILE" ]; then
     pid="$(cat "$PIDFILE" 2>/dev/null || true)"
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
@@ -51,6 +55,8 @@ stop() {
     fi
     rm -f "$PIDFILE"
   fi
+  # a monitor of an exec session can outlive its container; only ours name this storage
+  pkill -f "conmon .*$D/" 2>/dev/null || true
 }
 
 case "${1:-}" in
