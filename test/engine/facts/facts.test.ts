@@ -264,6 +264,14 @@ describe('shell structure', () => {
     expect(paths(facts("find /srv -name '*.bak' | while read f; do rm \"$f\"; done").effects.deletes)).toEqual(['/srv/**/*.bak']);
   });
 
+  it("reads what grep -l hands to xargs as some of the files it searched, and grep's lines as nothing known", () => {
+    expect(facts("grep -rl '^From: news@example.org' /var/spool/mail/deferred | xargs rm -f").effects.deletes[0]).toMatchObject({ path: '/var/spool/mail/deferred/**/*', glob: true, dynamic: false });
+    expect(paths(facts("grep -l -e promo /var/spool/q/* /srv/q2/a.eml | xargs rm").effects.deletes)).toEqual(['/var/spool/q/*', '/srv/q2/a.eml']);
+    // lines of text, not names, and a grep reading its standard input: what rm gets stays unknown
+    expect(facts('grep promo /var/spool/q/index | xargs rm').effects.deletes[0]).toMatchObject({ dynamic: true });
+    expect(facts('cat list | grep -l promo | xargs rm').effects.deletes[0]).toMatchObject({ dynamic: true });
+  });
+
   it('sees through sudo, env, nohup, timeout and xargs wrappers', () => {
     const f = facts('sudo -u root env LANG=C nohup timeout -s KILL 10 rm -rf /srv/data');
     expect(f.commands[0]).toMatchObject({ name: 'rm', wrappers: ['sudo', 'env', 'nohup', 'timeout'] });

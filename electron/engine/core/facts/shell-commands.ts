@@ -1877,6 +1877,24 @@ function tarCommand(c: Call): void {
 const ENDLESS = /^\/dev\/(zero|urandom|random)$/;
 
 /** What a command writes to standard output, for the next pipeline stage. */
+/** grep's options that take a value (the pattern given by -e or -f is not an operand then). */
+const GREP_VALUE_OPTS = ['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--max-count', '--include', '--exclude', '--exclude-dir', '--label', '--context', '--after-context', '--before-context'];
+
+/**
+ * What `grep -l` (or -L) prints: the names of some of the files it searched, so at most the
+ * files it was given, or everything below the folders it searches with -r. Undefined when it
+ * prints lines, or reads its standard input.
+ */
+function grepListedFiles(c: Call): string[] | undefined {
+  const { flags, operands, values } = splitFlags(c.args, GREP_VALUE_OPTS);
+  if (!['-l', '-L', '--files-with-matches', '--files-without-match'].some((f) => flags.has(f))) return undefined;
+  const files = values.has('-e') || values.has('-f') || values.has('--regexp') || values.has('--file') ? operands : operands.slice(1);
+  const recursive = ['-r', '-R', '--recursive', '--dereference-recursive'].some((f) => flags.has(f));
+  const searched = files.length > 0 ? files : recursive ? ['.'] : [];
+  if (searched.length === 0 || searched.includes('-')) return undefined;
+  return searched.map((f) => normalizePath(recursive ? `${f.replace(/\/+$/, '') || '/'}/**/*` : f, c.scope.cwd, c.an.home));
+}
+
 function outputOf(c: Call): Feed {
   const { name, args, stdin, an } = c;
   const { flags, operands } = splitFlags(args);
@@ -1914,6 +1932,10 @@ function outputOf(c: Call): Feed {
       if (files.length > 0) {
         const f = normalizePath(files[0]!, c.scope.cwd, an.home);
         return { file: f, download: an.downloaded.has(f), ...(files.some((x) => ENDLESS.test(x)) ? { endless: true } : {}) };
+      }
+      if (name === 'grep') {
+        const listed = grepListedFiles(c);
+        if (listed) return { paths: listed };
       }
       if (!stdin) return {};
       const passText = name === 'cat' || name === 'tee';
