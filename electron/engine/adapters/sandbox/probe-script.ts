@@ -927,8 +927,9 @@ dg() {
       done
     fi
     # the manifests and configuration files beside it that are not deleted too, and the notes and
-    # program sources, listed once per folder
-    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"); }
+    # program sources, listed once per folder; and the notes of the folder above, where a person
+    # writes about the folders of a project (/srv/crm/INCIDENT.txt on /srv/crm/db/customers.db.bak)
+    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && nb "$u" "$T" | grep '^note '); }
     if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(ere "$b"); fi
     if [ -d "$f" ]; then
       # a git repository (or a folder holding one) with a branch no remote-tracking ref has: its commits live only here
