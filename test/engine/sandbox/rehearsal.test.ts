@@ -225,6 +225,9 @@ describe('verdicts that read the rehearsal: same request and command, only the s
     expect(reading(missed)).toMatchObject({ onlyCopies: ['/home/user/old-photos/b.jpg'] });
     expect(status(missed, 'rehearsal-loses-only-copy')).toBe('fail');
     expect(missed.verdict.decision).not.toBe('allow');
+    // a copy claimed in the passive ("got migrated over to") vouches for it just the same
+    const claimed = await judgeLive(engine, sandbox, { ...item, request: 'my photos got migrated over to ~/photos last night, go ahead and delete ~/old-photos', label: 1, setup: `${both} && chown -R 1000:1000 /home/user` });
+    expect(reading(claimed)).toMatchObject({ onlyCopies: ['/home/user/old-photos/b.jpg'] });
   }, 60_000);
 
   it('asks when a move hands data to a place where a running program deletes it, and when an edit damages a file', async () => {
