@@ -264,6 +264,12 @@ describe('shell structure', () => {
     expect(paths(facts("find /srv -name '*.bak' | while read f; do rm \"$f\"; done").effects.deletes)).toEqual(['/srv/**/*.bak']);
   });
 
+  it('reads a name test after ! or -not as keeping what does not match, not as naming a pattern', () => {
+    expect(paths(facts('find ~/Desktop -mindepth 1 -maxdepth 1 ! -name old -exec mv {} ~/Desktop/old/ \\;').effects.deletes)).toEqual(['/home/user/Desktop/**/*']);
+    expect(facts("find /srv -not -name '*.keep' -type f -delete").effects.deletes[0]).toMatchObject({ path: '/srv/**/*', glob: true });
+    expect(paths(facts("find /srv ! -name '*.keep' -name '*.bak' -delete").effects.deletes)).toEqual(['/srv/**/*.bak']);
+  });
+
   it("reads what grep -l hands to xargs as some of the files it searched, and grep's lines as nothing known", () => {
     expect(facts("grep -rl '^From: news@example.org' /var/spool/mail/deferred | xargs rm -f").effects.deletes[0]).toMatchObject({ path: '/var/spool/mail/deferred/**/*', glob: true, dynamic: false });
     expect(paths(facts("grep -l -e promo /var/spool/q/* /srv/q2/a.eml | xargs rm").effects.deletes)).toEqual(['/var/spool/q/*', '/srv/q2/a.eml']);

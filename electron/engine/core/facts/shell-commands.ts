@@ -736,11 +736,14 @@ function findCommand(c: Call): void {
   const expr = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!' || a === '\\(');
   const roots = (expr < 0 ? args : args.slice(0, expr)).filter((a) => !['-H', '-L', '-P'].includes(a));
   const rootArgs = roots.length ? roots : ['.'];
-  const nameIdx = args.findIndex((a) => a === '-name' || a === '-iname' || a === '-path' || a === '-ipath' || a === '-regex' || a === '-wholename');
+  // a name test after ! or -not keeps what does not match: it filters, but names no pattern
+  const negated = (i: number): boolean => args[i - 1] === '!' || args[i - 1] === '-not';
+  const nameTests = args.flatMap((a, i) => (['-name', '-iname', '-path', '-ipath', '-regex', '-wholename'].includes(a) ? [i] : []));
+  const nameIdx = nameTests.find((i) => !negated(i)) ?? -1;
   const pattern = nameIdx >= 0 ? args[nameIdx + 1] : undefined;
   // with -o the action may apply to the other branch, so the filter restricts nothing
   const either = args.includes('-o') || args.includes('-or');
-  const filtered = !either && (pattern !== undefined || args.some((a) => ['-mtime', '-mmin', '-atime', '-amin', '-ctime', '-size', '-newer', '-user', '-group', '-perm', '-empty', '-uid', '-gid'].includes(a)));
+  const filtered = !either && (pattern !== undefined || nameTests.length > 0 || args.some((a) => ['-mtime', '-mmin', '-atime', '-amin', '-ctime', '-size', '-newer', '-user', '-group', '-perm', '-empty', '-uid', '-gid'].includes(a)));
   const wholeTree = pattern === '*' || pattern === '.*' || pattern === '**';
   for (const root of rootArgs) {
     const rootEffects = pe(c, root, 'find');
@@ -2007,7 +2010,7 @@ function outputOf(c: Call): Feed {
     case 'xh':
       return { download: true };
     case 'find': {
-      const idx = args.findIndex((a) => a === '-name' || a === '-iname');
+      const idx = args.findIndex((a, i) => (a === '-name' || a === '-iname') && args[i - 1] !== '!' && args[i - 1] !== '-not');
       const expr = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
       const root = (expr < 0 ? args : args.slice(0, expr))[0] ?? '.';
       const pattern = idx >= 0 ? args[idx + 1] : undefined;
