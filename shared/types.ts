@@ -360,6 +360,8 @@ export interface RehearsalReport {
   keptEmpty: { folder: string; deleted: string[]; kept: number }[];
   /** Files it deleted (not moved) that a program running before held open, or that a program still running was started from. */
   heldOpen: { path: string; pid: string; args: string }[];
+  /** Processes it stopped (and nothing started again) that a file a program still running names on its command line names in turn, by program name or port: `by` that file, `user` that program. */
+  reliedOn: { pid: string; args: string; by: string; user: string; line: string }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

@@ -21,6 +21,7 @@ export function rehearsalReport(changes: RehearsedChange[], extra: Partial<Rehea
     runBy: [],
     keptEmpty: [],
     heldOpen: [],
+    reliedOn: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,

@@ -555,6 +555,57 @@ function heldOpenFiles(changes: RehearsedChange[], before: Manifest, after: Mani
   });
 }
 
+/** Programs whose name says nothing of what they serve: a line naming them names no service. */
+const PLAIN_PROGRAMS = new Set(['sh', 'bash', 'dash', 'ash', 'busybox', 'env', 'sleep', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'php', 'tail', 'cat', 'nohup', 'setsid', 'watch', 'timeout', 'su', 'sudo']);
+
+/** The name a process goes by (its program, or the script an interpreter runs) and the ports its command line gives. */
+function serviceMarks(args: string): { name?: string; ports: string[] } {
+  const words = args.split(/\s+/).filter(Boolean);
+  let i = 0;
+  while (i < words.length - 1 && PLAIN_PROGRAMS.has(words[i]!.slice(words[i]!.lastIndexOf('/') + 1))) i++;
+  const base = (words[i] ?? '').slice((words[i] ?? '').lastIndexOf('/') + 1).replace(/\.(sh|py|js|rb|pl)$/, '');
+  const ports = [...args.matchAll(/(?:^|\s)(?:-p|--port)[ =]?(\d{2,5})(?=\s|$)|:(\d{2,5})(?=\s|\/|$)/g)].map((m) => m[1] ?? m[2]!);
+  return { ...(base.length >= 4 && /^[a-z][a-z0-9_.-]*$/i.test(base) && !PLAIN_PROGRAMS.has(base) ? { name: base } : {}), ports };
+}
+
+/**
+ * Processes the command stopped (and nothing started again) that a program still running
+ * afterwards is set up to use: a file its command line names (its configuration) names the
+ * stopped program or the port it listened on, on a line that is not a comment. The sessions
+ * of a web app whose configuration says `servers = 127.0.0.1:11211` live in the memcached
+ * that `killall memcached` stops.
+ */
+async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<RehearsalReport['reliedOn']> {
+  const stopped = killed.filter((k) => !k.restarted).map((k) => ({ k, ...serviceMarks(k.args) })).filter((x) => x.name !== undefined || x.ports.length > 0).slice(0, 10);
+  if (stopped.length === 0) return [];
+  // the files a program still running names on its command line (`--config /etc/app.ini`, `-c=FILE`)
+  const by = new Map<string, string>();
+  for (const [pid, p] of after.procs) {
+    if (pid === '1' || before.procs.get(pid)?.args !== p.args) continue;
+    for (const w of p.args.split(/[\s=]+/)) {
+      const e = w.startsWith('/') ? after.entries.get(w) : undefined;
+      if (e?.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && !by.has(w)) by.set(w, `${pid} ${p.args}`);
+    }
+  }
+  const files = [...by.keys()].slice(0, 40);
+  if (files.length === 0) return [];
+  const words = [...new Set(stopped.flatMap((x) => [...(x.name ? [x.name] : []), ...x.ports.map((p) => `:${p}`)]))];
+  const found = await readAs(twin, `grep -H -n -F ${words.map((w) => `-e ${shQuote(w)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 100; true`, signal);
+  const out: RehearsalReport['reliedOn'] = [];
+  for (const line of found.split('\n')) {
+    const file = files.find((f) => line.startsWith(`${f}:`));
+    if (!file) continue;
+    const text = line.slice(file.length + 1).replace(/^\d+:/, '');
+    if (/^\s*(#|;|\/\/)/.test(text)) continue;
+    for (const x of stopped) {
+      // the program's name as a word of its own, or its port not followed by more digits
+      const hit = (x.name !== undefined && new RegExp(`(^|[^A-Za-z0-9_.-])${x.name.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(text)) || x.ports.some((p) => new RegExp(`:${p}($|[^0-9])`).test(text));
+      if (hit && !out.some((o) => o.pid === x.k.pid)) out.push({ pid: x.k.pid, args: x.k.args, by: file, user: by.get(file)!, line: text.trim().slice(0, 200) });
+    }
+  }
+  return out;
+}
+
 /**
  * Rehearses `command` as `user` in a twin of `episode` and reports what it changed. Never
  * throws: a failure comes back as `error` (and the guard, reading it, does not allow).
@@ -562,7 +613,7 @@ function heldOpenFiles(changes: RehearsedChange[], before: Manifest, after: Mani
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], keptEmpty: [], heldOpen: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], keptEmpty: [], heldOpen: [], reliedOn: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -585,17 +636,19 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       if (a.joins) c.joinsLastLine = true;
     }
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, { broken, dropped }, runBy] = await Promise.all([
+    const [exposed, referenced, lost, { broken, dropped }, runBy, reliedOn] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
+      stillReliedOn(twin, killed, before, after, opts.signal),
     ]);
     return {
       ...base,
       keptEmpty: emptyKeepers(changes, after),
       heldOpen: heldOpenFiles(changes, before, after),
+      reliedOn,
       lost,
       broken,
       dropped,

@@ -21,7 +21,7 @@ export interface RehearsalReading {
   kills: string[];
   /** Files holding a secret that every account can now read and could not before. */
   exposed: string[];
-  /** What it destroyed that something left behind still names, as `target (by FILE: line)`. */
+  /** What it destroyed that something left behind still names, as `target (by FILE: line)`, and processes it stopped that a program still running is configured to use. */
   stillUsed: string[];
   /**
    * When the request says another copy exists (duplicates, originals, already moved or backed
@@ -188,6 +188,13 @@ function ownerNamed(owner: string, request: string): boolean {
   return new RegExp(`\\b(as|by|of|for|user|account)\\s+${owner}\\b|\\b${owner}('s)?\\s+(account|user|processes|jobs|programs|sessions?)\\b`, 'i').test(request);
 }
 
+/** Whether the request says the name of the program a process (`pid args`) runs: the one asking knows of it. */
+function requestNamesProgram(request: string, proc: string): boolean {
+  const word = programWord(proc.split(/\s+/).slice(1));
+  const name = word?.slice(word.lastIndexOf('/') + 1).replace(/\.(sh|py|js|rb|pl)$/, '');
+  return !!name && name.length >= 3 && wordsOf(request).has(name.toLowerCase());
+}
+
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
   if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: report.error };
@@ -275,6 +282,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target)).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a file a running program holds open, deleted though the request does not name that file
     ...report.heldOpen.filter((h) => !facts.requestPaths.includes(h.path)).map((h) => `${h.path} (held open by ${h.pid} ${h.args})`),
+    // a process stopped although a program still running is set up to use it, when the request
+    // names neither that program nor its configuration (then the one asking knows of it)
+    ...(report.reliedOn ?? []).filter((r) => !facts.requestPaths.includes(r.by) && !requestNamesProgram(req.request ?? '', r.user)).map((r) => `process ${r.pid} ${r.args} (used by ${r.user}, whose ${r.by} says: ${r.line})`),
   ];
   const ask = req.request ?? '';
   // a move or a copy should lose nothing; a request that says another copy exists vouches for it
