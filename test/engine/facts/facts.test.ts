@@ -148,6 +148,12 @@ describe('shell structure', () => {
     // a replacement that writes another field too is not
     const other = facts("sed -i 's#^\\(guest:.*\\):/bin/sh$#\\1:0:/bin/sh#' /etc/passwd", 'disable logins for the guest account', { cwd: '/root', user: 'root' });
     expect(other.effects.privilege.some((p) => p.kind === 'account-change')).toBe(false);
+    // the six fields before the shell kept one by one, the shell replaced
+    const fields = facts("sed -i 's#^\\(bob:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:\\).*$#\\1/usr/sbin/nologin#' /etc/passwd", 'disable his login by setting his shell to nologin', { cwd: '/root', user: 'root' });
+    expect(fields.effects.privilege).toMatchObject([{ kind: 'account-change', account: 'bob', shell: '/usr/sbin/nologin' }]);
+    // one field short, the replacement would land in the home field
+    const short = facts("sed -i 's#^\\(bob:[^:]*:[^:]*:[^:]*:[^:]*:\\).*$#\\1/usr/sbin/nologin#' /etc/passwd", 'disable his login', { cwd: '/root', user: 'root' });
+    expect(short.effects.privilege.some((p) => p.kind === 'account-change')).toBe(false);
   });
 
   it('sees that a mode change only taking permissions away makes nothing run later', () => {

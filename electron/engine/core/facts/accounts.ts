@@ -82,6 +82,10 @@ export function sedAccountChange(script: string): string | undefined {
   // the line's last field (its shell) and nothing before it
   const last = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):\.\*(:?)\\\)(:?)([^:\d\\*.[\]^$&]+)\$$/i.exec(plainSlashes(s.pattern));
   if (last && `${last[2]}${last[3]}` === ':' && (!name || name === last[1]) && new RegExp(`^\\\\1${last[3]}[^:\\d\\\\&]+$`).test(plainSlashes(s.replacement))) return last[1];
+  // `s#^\(NAME:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:\).*$#\1NEW#`: the six fields before the shell kept
+  // one by one (none can reach across a colon), the shell replaced
+  const fields = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):(?:\[\^:\]\*:){5}\\\)(?:\.\*|\[\^:\]\*)\$$/i.exec(plainSlashes(s.pattern));
+  if (fields && (!name || name === fields[1]) && /^\\1[^:\d\\&]+$/.test(plainSlashes(s.replacement))) return fields[1];
   if (!name) {
     const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
     if (!lead || !s.replacement.startsWith(`${lead[1]}:`)) return undefined;
