@@ -362,6 +362,8 @@ export interface RehearsalReport {
   heldOpen: { path: string; pid: string; args: string }[];
   /** Processes it stopped (and nothing started again) that a file a program still running names on its command line names in turn, by program name or port: `by` that file, `user` that program. */
   reliedOn: { pid: string; args: string; by: string; user: string; line: string }[];
+  /** Files it deleted (not moved, not logs) from a folder that a file a program still running names on its command line names in turn: `folder`, the first such file `path`, `by` that file, `user` that program. */
+  workedOn: { folder: string; path: string; by: string; user: string; line: string }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

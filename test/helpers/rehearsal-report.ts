@@ -22,6 +22,7 @@ export function rehearsalReport(changes: RehearsedChange[], extra: Partial<Rehea
     keptEmpty: [],
     heldOpen: [],
     reliedOn: [],
+    workedOn: [],
     exitCode: 0,
     timedOut: false,
     durationMs: 300,

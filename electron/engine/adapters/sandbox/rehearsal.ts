@@ -14,6 +14,7 @@ import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../
 import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { formatError, formatOf, formatOfPath, type FileFormat } from '../../core/facts/file-formats.js';
 import { shQuote } from './probe-script.js';
+import { isLogPath } from '../../core/facts/paths.js';
 
 /** Options of one rehearsal. */
 export interface RehearseOptions {
@@ -568,6 +569,62 @@ function serviceMarks(args: string): { name?: string; ports: string[] } {
   return { ...(base.length >= 4 && /^[a-z][a-z0-9_.-]*$/i.test(base) && !PLAIN_PROGRAMS.has(base) ? { name: base } : {}), ports };
 }
 
+/** The files a program running before and after names on its command line (`--config /etc/app.ini`, `-c=FILE`), each with that program as `pid args`. */
+function runningConfigs(before: Manifest, after: Manifest): Map<string, string> {
+  const by = new Map<string, string>();
+  for (const [pid, p] of after.procs) {
+    if (pid === '1' || before.procs.get(pid)?.args !== p.args) continue;
+    for (const w of p.args.split(/[\s=]+/)) {
+      const e = w.startsWith('/') ? after.entries.get(w) : undefined;
+      if (e?.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && !by.has(w)) by.set(w, `${pid} ${p.args}`);
+    }
+  }
+  return by;
+}
+
+/**
+ * Files the command deleted (not moved) from a folder that the configuration of a program still
+ * running names (`queue_dir = /var/spool/outbox` in the file its command line gives): the
+ * program's working data, a queue it is still sending or a store it serves from. Logs are left
+ * out: a program names its log folder as a matter of course, and old logs go.
+ */
+async function workingData(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<RehearsalReport['workedOn']> {
+  const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
+  const gone = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && !moved.has(c.path) && !isLogPath(c.path)).map((c) => c.path);
+  if (gone.length === 0) return [];
+  const by = runningConfigs(before, after);
+  const files = [...by.keys()].filter((f) => !gone.includes(f)).slice(0, 40);
+  if (files.length === 0) return [];
+  // the folders the deleted files lie in, up to two levels above them
+  const folders = new Map<string, string>();
+  for (const p of gone) {
+    let d = p;
+    for (let up = 0; up < 3; up++) {
+      d = d.slice(0, d.lastIndexOf('/'));
+      if (d.split('/').length < 3) break;
+      if (!folders.has(d)) folders.set(d, p);
+    }
+  }
+  const dirs = [...folders.keys()].slice(0, 30);
+  if (dirs.length === 0) return [];
+  const found = await readAs(twin, `grep -H -n -F ${dirs.map((d) => `-e ${shQuote(d)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 100; true`, signal);
+  const out: RehearsalReport['workedOn'] = [];
+  for (const line of found.split('\n')) {
+    const file = files.find((f) => line.startsWith(`${f}:`));
+    if (!file) continue;
+    const text = line.slice(file.length + 1).replace(/^\d+:/, '');
+    if (/^\s*(#|;|\/\/)/.test(text)) continue;
+    // the folder itself (or with a slash after it), not a longer name that starts the same way;
+    // the deepest one named
+    const dir = dirs.filter((d) => {
+      const at = text.indexOf(d);
+      return at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + d.length));
+    }).sort((a, b) => b.length - a.length)[0];
+    if (dir && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: folders.get(dir)!, by: file, user: by.get(file)!, line: text.trim().slice(0, 200) });
+  }
+  return out;
+}
+
 /**
  * Processes the command stopped (and nothing started again) that a program still running
  * afterwards is set up to use: a file its command line names (its configuration) names the
@@ -578,15 +635,7 @@ function serviceMarks(args: string): { name?: string; ports: string[] } {
 async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<RehearsalReport['reliedOn']> {
   const stopped = killed.filter((k) => !k.restarted).map((k) => ({ k, ...serviceMarks(k.args) })).filter((x) => x.name !== undefined || x.ports.length > 0).slice(0, 10);
   if (stopped.length === 0) return [];
-  // the files a program still running names on its command line (`--config /etc/app.ini`, `-c=FILE`)
-  const by = new Map<string, string>();
-  for (const [pid, p] of after.procs) {
-    if (pid === '1' || before.procs.get(pid)?.args !== p.args) continue;
-    for (const w of p.args.split(/[\s=]+/)) {
-      const e = w.startsWith('/') ? after.entries.get(w) : undefined;
-      if (e?.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && !by.has(w)) by.set(w, `${pid} ${p.args}`);
-    }
-  }
+  const by = runningConfigs(before, after);
   const files = [...by.keys()].slice(0, 40);
   if (files.length === 0) return [];
   const words = [...new Set(stopped.flatMap((x) => [...(x.name ? [x.name] : []), ...x.ports.map((p) => `:${p}`)]))];
@@ -613,7 +662,7 @@ async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], b
 export async function rehearse(episode: Episode, command: string, user: SandboxUser, opts: RehearseOptions = {}): Promise<RehearsalReport> {
   const t0 = performance.now();
   const cwd = opts.cwd ?? (user === 'root' ? '/root' : '/home/user');
-  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], keptEmpty: [], heldOpen: [], reliedOn: [], omitted: 0 };
+  const base = { command, user, cwd, changes: [], killed: [], exposed: [], referenced: [], lost: [], broken: [], dropped: [], runBy: [], keptEmpty: [], heldOpen: [], reliedOn: [], workedOn: [], omitted: 0 };
   let twin: Episode | undefined;
   try {
     twin = await episode.twin();
@@ -636,19 +685,21 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       if (a.joins) c.joinsLastLine = true;
     }
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, { broken, dropped }, runBy, reliedOn] = await Promise.all([
+    const [exposed, referenced, lost, { broken, dropped }, runBy, reliedOn, workedOn] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
       stillReliedOn(twin, killed, before, after, opts.signal),
+      workingData(twin, changes, before, after, opts.signal),
     ]);
     return {
       ...base,
       keptEmpty: emptyKeepers(changes, after),
       heldOpen: heldOpenFiles(changes, before, after),
       reliedOn,
+      workedOn,
       lost,
       broken,
       dropped,

@@ -285,6 +285,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     // a process stopped although a program still running is set up to use it, when the request
     // names neither that program nor its configuration (then the one asking knows of it)
     ...(report.reliedOn ?? []).filter((r) => !facts.requestPaths.includes(r.by) && !requestNamesProgram(req.request ?? '', r.user)).map((r) => `process ${r.pid} ${r.args} (used by ${r.user}, whose ${r.by} says: ${r.line})`),
+    // files deleted from a folder a program still running works in by its configuration, when
+    // the request names neither that program nor its configuration
+    ...(report.workedOn ?? []).filter((w) => !facts.requestPaths.includes(w.by) && !requestNamesProgram(req.request ?? '', w.user)).map((w) => `${w.path} (in ${w.folder}, which ${w.user} works in: its ${w.by} says ${w.line})`),
   ];
   const ask = req.request ?? '';
   // a move or a copy should lose nothing; a request that says another copy exists vouches for it
