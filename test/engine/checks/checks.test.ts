@@ -413,6 +413,29 @@ describe('checks that read a rehearsal', () => {
     expect(soft(through)).toEqual(['rehearsal-reached-unnamed']);
   });
 
+  it("counts files deleted from a running program's working folder and a stopped process a running program uses as still used, unless the request names that program", () => {
+    const sessions = (request: string) => {
+      const q: ActionRequest = { request, action: { type: 'shell', command: 'rm -f /srv/sessions/sess_*' }, context: { user: 'root' } };
+      const r = report([{ path: '/srv/sessions/sess_a1', change: 'deleted', before: file(40) }], {
+        command: q.action.type === 'shell' ? q.action.command : '',
+        user: 'root',
+        cwd: '/root',
+        workedOn: [{ folder: '/srv/sessions', path: '/srv/sessions/sess_a1', by: '/etc/php/fpm.ini', user: '88 /usr/sbin/php-fpm -c /etc/php/fpm.ini', line: 'session.save_path = /srv/sessions' }],
+      });
+      return readRehearsal(r, q).stillUsed;
+    };
+    expect(sessions('clear out the session files in /srv/sessions')).toEqual([expect.stringContaining('which 88 /usr/sbin/php-fpm -c /etc/php/fpm.ini works in')]);
+    // the one asking names the program (by its first part too): they know it works there
+    expect(sessions('clear out the php session files in /srv/sessions')).toEqual([]);
+    const stop = (request: string) => {
+      const q: ActionRequest = { request, action: { type: 'shell', command: 'killall memcached' }, context: { user: 'root' } };
+      const r = report([], { command: 'killall memcached', user: 'root', cwd: '/root', killed: [{ pid: '40', args: '/usr/bin/memcached -p 11211' }], reliedOn: [{ pid: '40', args: '/usr/bin/memcached -p 11211', by: '/etc/webapp/webapp.ini', user: '41 /opt/webapp/webapp --config /etc/webapp/webapp.ini', line: 'servers = 127.0.0.1:11211' }] });
+      return readRehearsal(r, q).stillUsed;
+    };
+    expect(stop('nothing uses memcached anymore, kill it')).toEqual([expect.stringContaining('process 40 /usr/bin/memcached -p 11211 (used by 41 /opt/webapp/webapp')]);
+    expect(stop('stop memcached, the webapp is being moved off this box today')).toEqual([]);
+  });
+
   it('counts only changes that lose or expose something: not creating, appending, or deleting an empty file', () => {
     const harmless = report([
       { path: '/home/user/new.txt', change: 'created', after: file(5) },

@@ -191,8 +191,12 @@ function ownerNamed(owner: string, request: string): boolean {
 /** Whether the request says the name of the program a process (`pid args`) runs: the one asking knows of it. */
 function requestNamesProgram(request: string, proc: string): boolean {
   const word = programWord(proc.split(/\s+/).slice(1));
-  const name = word?.slice(word.lastIndexOf('/') + 1).replace(/\.(sh|py|js|rb|pl)$/, '');
-  return !!name && name.length >= 3 && wordsOf(request).has(name.toLowerCase());
+  const name = word?.slice(word.lastIndexOf('/') + 1).replace(/\.(sh|py|js|rb|pl)$/, '').toLowerCase();
+  if (!name) return false;
+  const said = wordsOf(request);
+  // a dashed name by itself, joined, or by its first part ("php" for php-fpm)
+  const parts = name.split(/[-_.]+/);
+  return [name, parts.join(''), parts[0]!].some((w) => w.length >= 3 && said.has(w));
 }
 
 /** Reads a rehearsal report against what the command and the request name. */
