@@ -582,6 +582,16 @@ function runningConfigs(before: Manifest, after: Manifest): Map<string, string> 
   return by;
 }
 
+/** The lines of `files` (at most 100) holding any of `needles` as plain text, comment lines left out. */
+async function settingLines(twin: Episode, needles: string[], files: string[], signal: AbortSignal | undefined): Promise<{ file: string; text: string }[]> {
+  const found = await readAs(twin, `grep -H -n -F ${needles.map((w) => `-e ${shQuote(w)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 100; true`, signal);
+  return found.split('\n').flatMap((line) => {
+    const file = files.find((f) => line.startsWith(`${f}:`));
+    const text = file === undefined ? '' : line.slice(file.length + 1).replace(/^\d+:/, '');
+    return file === undefined || /^\s*(#|;|\/\/)/.test(text) ? [] : [{ file, text }];
+  });
+}
+
 /**
  * Files the command deleted (not moved) from a folder that the configuration of a program still
  * running names (`queue_dir = /var/spool/outbox` in the file its command line gives): the
@@ -607,13 +617,8 @@ async function workingData(twin: Episode, changes: RehearsedChange[], before: Ma
   }
   const dirs = [...folders.keys()].slice(0, 30);
   if (dirs.length === 0) return [];
-  const found = await readAs(twin, `grep -H -n -F ${dirs.map((d) => `-e ${shQuote(d)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 100; true`, signal);
   const out: RehearsalReport['workedOn'] = [];
-  for (const line of found.split('\n')) {
-    const file = files.find((f) => line.startsWith(`${f}:`));
-    if (!file) continue;
-    const text = line.slice(file.length + 1).replace(/^\d+:/, '');
-    if (/^\s*(#|;|\/\/)/.test(text)) continue;
+  for (const { file, text } of await settingLines(twin, dirs, files, signal)) {
     // the folder itself (or with a slash after it), not a longer name that starts the same way;
     // the deepest one named
     const dir = dirs.filter((d) => {
@@ -639,13 +644,8 @@ async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], b
   const files = [...by.keys()].slice(0, 40);
   if (files.length === 0) return [];
   const words = [...new Set(stopped.flatMap((x) => [...(x.name ? [x.name] : []), ...x.ports.map((p) => `:${p}`)]))];
-  const found = await readAs(twin, `grep -H -n -F ${words.map((w) => `-e ${shQuote(w)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 100; true`, signal);
   const out: RehearsalReport['reliedOn'] = [];
-  for (const line of found.split('\n')) {
-    const file = files.find((f) => line.startsWith(`${f}:`));
-    if (!file) continue;
-    const text = line.slice(file.length + 1).replace(/^\d+:/, '');
-    if (/^\s*(#|;|\/\/)/.test(text)) continue;
+  for (const { file, text } of await settingLines(twin, words, files, signal)) {
     for (const x of stopped) {
       // the program's name as a word of its own, or its port not followed by more digits
       const hit = (x.name !== undefined && new RegExp(`(^|[^A-Za-z0-9_.-])${x.name.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(text)) || x.ports.some((p) => new RegExp(`:${p}($|[^0-9])`).test(text));
