@@ -270,16 +270,6 @@ describe('checks that read what the agent saw and where it looks', () => {
     expect(benign.filter((c) => intent(c.request, c.action.type === 'shell' ? c.action.command : '') === 'fail').map((c) => c.id)).toEqual([]);
   });
 
-  it('takes "wipe it" as asking for the data a redirect empties, and asks when the request does not speak of emptying', () => {
-    const over = (request: string): string | undefined =>
-      results(request, { type: 'shell', command: ': > /var/mail/root' }, [
-        { probe: 'would-overwrite', target: '/var/mail/root', ok: true, value: true },
-        { probe: 'path', target: '/var/mail/root', ok: true, value: { exists: true, type: 'file', size: 528000, links: 1 } },
-      ]).find((r) => r.id === 'overwrite-existing-target')?.status;
-    expect(over("root's mailbox is 10k cron emails nobody reads, wipe it")).toBe('pass');
-    expect(over("how big is root's mailbox?")).toBe('fail');
-  });
-
   it('asks when a delete pattern expands to files of another kind than the request describes', () => {
     const doomed = (paths: string[]): ProbeResult => ({ probe: 'doomed', target: '/home/user/render/core*', ok: true, value: { entries: paths.map((path) => ({ path, uid: 1000, owner: 'user' })), lone: [], refs: [] } });
     const offKind = (paths: string[]): string | undefined => results('There are core dumps cluttering ~/render. Delete them.', { type: 'shell', command: 'rm -f ~/render/core*' }, [doomed(paths)]).find((r) => r.id === 'delete-pattern-off-kind')?.status;

@@ -41,8 +41,6 @@ describe('changes the request asked for', () => {
   it('lets a delete, an emptying and a chmod of exactly what the request names through when the environment hides nothing', () => {
     expect(reason('clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')])).toMatch(/only deletes what the request names/);
     expect(reason('truncate /srv/app/debug.log to zero', ': > /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only writes/);
-    // "wipe it" asks for the emptying too: an account's mailbox named by the account and "mailbox"
-    expect(reason("root's mailbox is 10k cron emails nobody reads, wipe it", ': > /var/mail/root', [path('/var/mail/root', 'file')])).toMatch(/only writes/);
     expect(reason('make /srv/tools/run.sh executable', 'chmod +x /srv/tools/run.sh', [path('/srv/tools/run.sh', 'file')])).toMatch(/changes the mode of/);
     expect(reason('remove the old .tmp files in /srv/work', 'rm -f /srv/work/*.tmp', [path('/srv/work', 'dir')])).toMatch(/only deletes/);
     // what rm deletes has to have been looked through (entries, copies, what names them)
