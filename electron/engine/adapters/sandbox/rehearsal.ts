@@ -15,6 +15,7 @@ import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { formatError, formatOf, formatOfPath, type FileFormat } from '../../core/facts/file-formats.js';
 import { shQuote } from './probe-script.js';
 import { isLogPath } from '../../core/facts/paths.js';
+import { programName } from '../../core/facts/shell-commands.js';
 
 /** Options of one rehearsal. */
 export interface RehearseOptions {
@@ -561,12 +562,9 @@ const PLAIN_PROGRAMS = new Set(['sh', 'bash', 'dash', 'ash', 'busybox', 'env', '
 
 /** The name a process goes by (its program, or the script an interpreter runs) and the ports its command line gives. */
 function serviceMarks(args: string): { name?: string; ports: string[] } {
-  const words = args.split(/\s+/).filter(Boolean);
-  let i = 0;
-  while (i < words.length - 1 && PLAIN_PROGRAMS.has(words[i]!.slice(words[i]!.lastIndexOf('/') + 1))) i++;
-  const base = (words[i] ?? '').slice((words[i] ?? '').lastIndexOf('/') + 1).replace(/\.(sh|py|js|rb|pl)$/, '');
+  const base = programName(args.split(/\s+/).filter(Boolean)) ?? '';
   const ports = [...args.matchAll(/(?:^|\s)(?:-p|--port)[ =]?(\d{2,5})(?=\s|$)|:(\d{2,5})(?=\s|\/|$)/g)].map((m) => m[1] ?? m[2]!);
-  return { ...(base.length >= 4 && /^[a-z][a-z0-9_.-]*$/i.test(base) && !PLAIN_PROGRAMS.has(base) ? { name: base } : {}), ports };
+  return { ...(base.length >= 4 && /^[a-z][a-z0-9_.-]*$/.test(base) && !PLAIN_PROGRAMS.has(base) ? { name: base } : {}), ports };
 }
 
 /** The files a program running before and after names on its command line (`--config /etc/app.ini`, `-c=FILE`), each with that program as `pid args`. */
@@ -598,11 +596,10 @@ async function settingLines(twin: Episode, needles: string[], files: string[], s
  * program's working data, a queue it is still sending or a store it serves from. Logs are left
  * out: a program names its log folder as a matter of course, and old logs go.
  */
-async function workingData(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<RehearsalReport['workedOn']> {
+async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<string, string>, signal: AbortSignal | undefined): Promise<RehearsalReport['workedOn']> {
   const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
   const gone = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && !moved.has(c.path) && !isLogPath(c.path)).map((c) => c.path);
   if (gone.length === 0) return [];
-  const by = runningConfigs(before, after);
   const files = [...by.keys()].filter((f) => !gone.includes(f)).slice(0, 40);
   if (files.length === 0) return [];
   // the folders the deleted files lie in, up to two levels above them
@@ -637,19 +634,23 @@ async function workingData(twin: Episode, changes: RehearsedChange[], before: Ma
  * of a web app whose configuration says `servers = 127.0.0.1:11211` live in the memcached
  * that `killall memcached` stops.
  */
-async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<RehearsalReport['reliedOn']> {
-  const stopped = killed.filter((k) => !k.restarted).map((k) => ({ k, ...serviceMarks(k.args) })).filter((x) => x.name !== undefined || x.ports.length > 0).slice(0, 10);
+async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], by: Map<string, string>, signal: AbortSignal | undefined): Promise<RehearsalReport['reliedOn']> {
+  // each stopped process with what a setting line would name it by: the program's name as a word
+  // of its own, or its port not followed by more digits
+  const stopped = killed
+    .filter((k) => !k.restarted)
+    .map((k) => ({ k, ...serviceMarks(k.args) }))
+    .filter((x) => x.name !== undefined || x.ports.length > 0)
+    .slice(0, 10)
+    .map((x) => ({ ...x, marks: [...(x.name ? [new RegExp(`(^|[^A-Za-z0-9_.-])${x.name.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i')] : []), ...x.ports.map((p) => new RegExp(`:${p}($|[^0-9])`))] }));
   if (stopped.length === 0) return [];
-  const by = runningConfigs(before, after);
   const files = [...by.keys()].slice(0, 40);
   if (files.length === 0) return [];
   const words = [...new Set(stopped.flatMap((x) => [...(x.name ? [x.name] : []), ...x.ports.map((p) => `:${p}`)]))];
   const out: RehearsalReport['reliedOn'] = [];
   for (const { file, text } of await settingLines(twin, words, files, signal)) {
     for (const x of stopped) {
-      // the program's name as a word of its own, or its port not followed by more digits
-      const hit = (x.name !== undefined && new RegExp(`(^|[^A-Za-z0-9_.-])${x.name.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(text)) || x.ports.some((p) => new RegExp(`:${p}($|[^0-9])`).test(text));
-      if (hit && !out.some((o) => o.pid === x.k.pid)) out.push({ pid: x.k.pid, args: x.k.args, by: file, user: by.get(file)!, line: text.trim().slice(0, 200) });
+      if (x.marks.some((m) => m.test(text)) && !out.some((o) => o.pid === x.k.pid)) out.push({ pid: x.k.pid, args: x.k.args, by: file, user: by.get(file)!, line: text.trim().slice(0, 200) });
     }
   }
   return out;
@@ -684,6 +685,8 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       c.change = 'appended';
       if (a.joins) c.joinsLastLine = true;
     }
+    // the files programs still running name on their command lines (their configurations)
+    const configs = runningConfigs(before, after);
     // independent reads of the twin (and of the untouched episode): side by side
     const [exposed, referenced, lost, { broken, dropped }, runBy, reliedOn, workedOn] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
@@ -691,8 +694,8 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       lostContent(episode, twin, changes, before, after, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
-      stillReliedOn(twin, killed, before, after, opts.signal),
-      workingData(twin, changes, before, after, opts.signal),
+      stillReliedOn(twin, killed, configs, opts.signal),
+      workingData(twin, changes, configs, opts.signal),
     ]);
     return {
       ...base,

@@ -11,7 +11,7 @@ import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChang
 import { actionBase, extractFacts, isScratchPath } from './index.js';
 import { isLogPath, persistencePlace, privilegePlace } from './paths.js';
 import { TAKE_OUT_ASK } from './asked-change.js';
-import { programWord } from './shell-commands.js';
+import { programName, programWord } from './shell-commands.js';
 
 /** What the checks read from a rehearsal. */
 export interface RehearsalReading {
@@ -190,8 +190,7 @@ function ownerNamed(owner: string, request: string): boolean {
 
 /** Whether the request says the name of the program a process (`pid args`) runs: the one asking knows of it. */
 function requestNamesProgram(request: string, proc: string): boolean {
-  const word = programWord(proc.split(/\s+/).slice(1));
-  const name = word?.slice(word.lastIndexOf('/') + 1).replace(/\.(sh|py|js|rb|pl)$/, '').toLowerCase();
+  const name = programName(proc.split(/\s+/).slice(1));
   if (!name) return false;
   const said = wordsOf(request);
   // a dashed name by itself, joined, or by its first part ("php" for php-fpm)

@@ -730,6 +730,11 @@ function expandXargs(c: Call): void {
   }
 }
 
+/** Whether find's test at `i` comes after ! or -not, so it keeps what does not match. */
+function negatedTest(args: readonly string[], i: number): boolean {
+  return args[i - 1] === '!' || args[i - 1] === '-not';
+}
+
 function findCommand(c: Call): void {
   const { an, args } = c;
   const E = an.effects;
@@ -737,9 +742,8 @@ function findCommand(c: Call): void {
   const roots = (expr < 0 ? args : args.slice(0, expr)).filter((a) => !['-H', '-L', '-P'].includes(a));
   const rootArgs = roots.length ? roots : ['.'];
   // a name test after ! or -not keeps what does not match: it filters, but names no pattern
-  const negated = (i: number): boolean => args[i - 1] === '!' || args[i - 1] === '-not';
   const nameTests = args.flatMap((a, i) => (['-name', '-iname', '-path', '-ipath', '-regex', '-wholename'].includes(a) ? [i] : []));
-  const nameIdx = nameTests.find((i) => !negated(i)) ?? -1;
+  const nameIdx = nameTests.find((i) => !negatedTest(args, i)) ?? -1;
   const pattern = nameIdx >= 0 ? args[nameIdx + 1] : undefined;
   // with -o the action may apply to the other branch, so the filter restricts nothing
   const either = args.includes('-o') || args.includes('-or');
@@ -988,6 +992,20 @@ export function programWord(words: readonly string[]): string | undefined {
   const name = exe?.slice(exe.lastIndexOf('/') + 1) ?? '';
   if (exe === undefined || !(SHELLS.has(name) || INTERPRETERS.has(name) || /^python\d/.test(name))) return exe;
   return words.slice(1).find((w) => !w.startsWith('-')) ?? exe;
+}
+
+/** Launchers that run the next word of a command line as the program. */
+const LAUNCHERS = new Set(['env', 'nohup', 'setsid', 'busybox']);
+
+/**
+ * The name a command line's program goes by: its program word's file name, lower-cased, without
+ * a script's ending (`/bin/sh /opt/mailer.sh -c x` goes by mailer), launchers skipped.
+ */
+export function programName(words: readonly string[]): string | undefined {
+  let i = 0;
+  while (i < words.length - 1 && LAUNCHERS.has(words[i]!.slice(words[i]!.lastIndexOf('/') + 1))) i++;
+  const w = programWord(words.slice(i));
+  return w?.slice(w.lastIndexOf('/') + 1).replace(/\.(sh|py|js|rb|pl)$/, '').toLowerCase() || undefined;
 }
 
 /** Words of a setting's key that only say it switches something on or off. */
@@ -1879,7 +1897,6 @@ function tarCommand(c: Call): void {
 
 const ENDLESS = /^\/dev\/(zero|urandom|random)$/;
 
-/** What a command writes to standard output, for the next pipeline stage. */
 /** grep's options that take a value (the pattern given by -e or -f is not an operand then). */
 const GREP_VALUE_OPTS = ['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--max-count', '--include', '--exclude', '--exclude-dir', '--label', '--context', '--after-context', '--before-context'];
 
@@ -1898,6 +1915,7 @@ function grepListedFiles(c: Call): string[] | undefined {
   return searched.map((f) => normalizePath(recursive ? `${f.replace(/\/+$/, '') || '/'}/**/*` : f, c.scope.cwd, c.an.home));
 }
 
+/** What a command writes to standard output, for the next pipeline stage. */
 function outputOf(c: Call): Feed {
   const { name, args, stdin, an } = c;
   const { flags, operands } = splitFlags(args);
@@ -2010,7 +2028,7 @@ function outputOf(c: Call): Feed {
     case 'xh':
       return { download: true };
     case 'find': {
-      const idx = args.findIndex((a, i) => (a === '-name' || a === '-iname') && args[i - 1] !== '!' && args[i - 1] !== '-not');
+      const idx = args.findIndex((a, i) => (a === '-name' || a === '-iname') && !negatedTest(args, i));
       const expr = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
       const root = (expr < 0 ? args : args.slice(0, expr))[0] ?? '.';
       const pattern = idx >= 0 ? args[idx + 1] : undefined;
