@@ -284,6 +284,16 @@ describe('shell structure', () => {
     expect(facts('cat list | grep -l promo | xargs rm').effects.deletes[0]).toMatchObject({ dynamic: true });
   });
 
+  it('reads a substitution that prints paths, as an argument, like the same list fed to xargs', () => {
+    expect(paths(facts("rm $(grep -l 'status: done' /home/user/notes/*.md)").effects.deletes)).toEqual(['/home/user/notes/*.md']);
+    expect(facts("rm -f $(find /var/log/app -name '*.gz')").effects.deletes[0]).toMatchObject({ path: '/var/log/app/**/*.gz', glob: true, dynamic: false });
+    // the other words stay where they were
+    expect(paths(facts('rm -f /tmp/a.lock $(grep -l stale /run/app/*.lock) /tmp/b.lock').effects.deletes)).toEqual(['/tmp/a.lock', '/run/app/*.lock', '/tmp/b.lock']);
+    // a list held in a file, or lines of text, stays unknown
+    expect(facts('rm -rf $(cat list.txt)').effects.deletes[0]).toMatchObject({ dynamic: true });
+    expect(facts('rm $(grep promo /var/spool/q/index)').effects.deletes[0]).toMatchObject({ dynamic: true });
+  });
+
   it('sees through sudo, env, nohup, timeout and xargs wrappers', () => {
     const f = facts('sudo -u root env LANG=C nohup timeout -s KILL 10 rm -rf /srv/data');
     expect(f.commands[0]).toMatchObject({ name: 'rm', wrappers: ['sudo', 'env', 'nohup', 'timeout'] });

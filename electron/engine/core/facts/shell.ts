@@ -385,9 +385,10 @@ function walkCall(an: Analysis, call: CallExpr, scope: Scope, stdin: Feed | unde
   const target = call.Args.length === 0 ? scope : { ...scope, vars: new Map(scope.vars) };
   for (const a of call.Assigns) assign(an, a, target);
   if (call.Args.length === 0) return {};
-  const infos = call.Args.map((w) => wordInfo(w, scope, an.home));
-  const substOut: Feed[][] = infos.map((info) => info.substs.map((s) => walkSubst(an, s.stmts, scope)));
-  infos.forEach((info, i) => resolveSubsts(info, substOut[i]!));
+  const words = call.Args.map((w) => wordInfo(w, scope, an.home));
+  const wordOuts: Feed[][] = words.map((info) => info.substs.map((s) => walkSubst(an, s.stmts, scope)));
+  words.forEach((info, i) => resolveSubsts(info, wordOuts[i]!));
+  const { infos, substOut } = spreadListedPaths(words, wordOuts);
   // kill $(cat /run/app.pid): the process whose id a named pid file holds (the probes read it)
   infos.forEach((info, i) => {
     const file = substOut[i]?.[0]?.file;
@@ -475,6 +476,36 @@ function resolveSubsts(info: WordInfo, outs: Feed[]): void {
   let k = 0;
   info.value = info.value.replace(/\$\(\.\.\.\)/g, () => texts[k++] ?? '');
   info.dynamic = false;
+}
+
+/**
+ * `rm $(grep -l TODO *.md)`, `rm $(find logs -name '*.gz')`: an argument that is one substitution
+ * printing a list of paths stands for those paths (as xargs does with the same list on its
+ * input), each a pattern of its own, instead of an unknown word. The command's own name is
+ * left as it is.
+ */
+function spreadListedPaths(infos: WordInfo[], outs: Feed[][]): { infos: WordInfo[]; substOut: Feed[][] } {
+  const spread = (info: WordInfo, i: number): readonly string[] | undefined => {
+    const feed = outs[i]?.length === 1 ? outs[i]![0]! : undefined;
+    if (i === 0 || !feed?.paths?.length || feed.paths.length > 16 || feed.text !== undefined) return undefined;
+    return info.value === '$(...)' && info.substs.length === 1 && !info.substs[0]!.proc ? feed.paths : undefined;
+  };
+  if (!infos.some((info, i) => spread(info, i))) return { infos, substOut: outs };
+  const spreadInfos: WordInfo[] = [];
+  const spreadOuts: Feed[][] = [];
+  infos.forEach((info, i) => {
+    const paths = spread(info, i);
+    if (!paths) {
+      spreadInfos.push(info);
+      spreadOuts.push(outs[i]!);
+      return;
+    }
+    for (const p of paths) {
+      spreadInfos.push({ value: p, dynamic: false, unresolved: false, fromVar: false, glob: /[*?[]/.test(p), braces: false, substs: [] });
+      spreadOuts.push([]);
+    }
+  });
+  return { infos: spreadInfos, substOut: spreadOuts };
 }
 
 /** Commands that stop reading after a bounded amount. */
