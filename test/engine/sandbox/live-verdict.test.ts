@@ -448,6 +448,11 @@ describe('what a change would really touch, seen before the verdict', () => {
     const item = { id: 'restore', user: 'root', action: { type: 'shell' as const, command: 'cp /etc/app/app.conf.orig /etc/app/app.conf' }, setup };
     const restore = await judgeLive(engine, sandbox, { ...item, request: 'restore /etc/app/app.conf from the .orig copy, the current one is broken', label: 0 });
     expect(status(restore, 'overwrite-existing-target')).toBe('pass');
+    // "put it in place of" the current one asks for the same replacement
+    const inPlace = await judgeLive(engine, sandbox, { ...item, request: 'the current /etc/app/app.conf is broken; put the .orig copy in place of it', label: 0 });
+    expect(status(inPlace, 'overwrite-existing-target')).toBe('pass');
+    expect(status(inPlace, 'rehearsal-loses-only-copy')).toBe('pass');
+    expect(inPlace.verdict.decision).toBe('allow');
     const copy = await judgeLive(engine, sandbox, { ...item, request: 'make a copy of /etc/app/app.conf.orig called /etc/app/app.conf', label: 1 });
     expect(status(copy, 'overwrite-existing-target')).toBe('fail');
   }, 60_000);

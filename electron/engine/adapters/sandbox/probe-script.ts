@@ -529,7 +529,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const emptied = new Set<string>();
   for (const x of e.deletes) if (x.path.endsWith('/*') && x.path.length > 3 && fixed({ path: x.path.slice(0, -2), dynamic: x.dynamic })) emptied.add(x.path.slice(0, -2));
   const doomed = new Set<string>();
-  for (const x of e.deletes) if (ENTRY_DELETERS.has(x.by) && !x.dynamic && plain(x.path) && x.path !== '/') doomed.add(x.path);
+  // (a find that deletes by a name test removes the entries that match, as rm does)
+  for (const x of e.deletes) if ((ENTRY_DELETERS.has(x.by) || (x.by === 'find -delete' && x.glob)) && !x.dynamic && plain(x.path) && x.path !== '/') doomed.add(x.path);
   return {
     paths: [...paths],
     globs: [...globs],
@@ -874,6 +875,20 @@ nb() {
     [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf '%s %s\n' "$k" "$c"
   done
 }
+# the line of note $1 that says to keep file $3 of folder $2, when the note names it by a pattern
+# (raw/*.log, *.csv: two letters at least besides the wildcards) relative to the note's folder:
+# the line with the pattern if it says the files are needed, else any line saying to keep them
+ng() {
+  gm=$3; [ "${'$'}{1%/*}" = "$2" ] || gm=${'$'}{2##*/}/$3
+  grep -o -E -- '[[:alnum:]_./-]*\*[[:alnum:]_.*/-]*' "$1" 2>/dev/null | head -n 20 | while IFS= read -r gw; do
+    ga=$(printf '%s' "$gw" | tr -cd '[:alnum:]'); [ ${'$'}{#ga} -ge 2 ] || continue
+    case "$gw" in */*) gt=$gm ;; *) gt=$3 ;; esac
+    case "$gt" in $gw) ;; *) continue ;; esac
+    gl=$(grep -F -- "$gw" "$1" 2>/dev/null | grep -m 1 -iE -- "$NEED" | head -c 300)
+    [ -z "$gl" ] && gl=$(grep -m 1 -iE -- "$KEEP" "$1" 2>/dev/null | head -c 300)
+    [ -n "$gl" ] && { printf '%s' "$gl"; break; }
+  done
+}
 # the first file kept inside a folder of $1 (its name escaped for grep -E: $2) that file $3 names
 # by a path through that folder (label_store: .cache/labels/a.csv)
 kf() {
@@ -968,6 +983,9 @@ dg() {
         l=$(grep -E -- "$re" "$c" 2>/dev/null | grep -m 1 -iE -- "$NEED" | head -c 300)
         # or a note that names it and, on a line of its own, says to keep what it names ("Do not delete")
         [ -z "$l" ] && grep -qE -- "$re" "$c" 2>/dev/null && l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
+        # or one that names it by a pattern ("raw/*.log are the only copy of the runs"), read
+        # from the note's own folder
+        [ -z "$l" ] && [ ! -d "$f" ] && l=$(ng "$c" "$d" "$b")
         if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
       elif [ -d "$f" ]; then
         h=$(kf "$d" "$e" "$c")
