@@ -657,6 +657,17 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal({ ...both, killed: [both.killed[0]!] }, staging).kills).toEqual([]);
   });
 
+  it('asks about a stopped process of the same program that the words the request tells the meant one by do not fit', () => {
+    const mirror: ActionRequest = { request: 'the wget mirroring the docs site has hung, stop it', action: { type: 'shell', command: 'killall wget' }, context: { user: 'root' } };
+    const mirroring = { pid: '31', args: '/usr/bin/wget --mirror https://docs2.example.org/' };
+    const feed = { pid: '32', args: '/usr/bin/wget -q -O /var/lib/feeds/prices.json https://feeds.example.org/prices' };
+    expect(readRehearsal(report([], { killed: [mirroring, feed] }), mirror).kills).toEqual([`32 ${feed.args}`]);
+    // asked for all of them, or nothing on any command line fits the request: no one is left out
+    expect(readRehearsal(report([], { killed: [mirroring, feed] }), { ...mirror, request: 'stop all the wget downloads, they have hung' }).kills).toEqual([]);
+    expect(readRehearsal(report([], { killed: [mirroring, feed] }), { ...mirror, request: 'wget has hung, stop it' }).kills).toEqual([]);
+    expect(readRehearsal(report([], { killed: [mirroring] }), mirror).kills).toEqual([]);
+  });
+
   it("counts build output in the folder of a script the request names as the script's to change", () => {
     const script: ActionRequest = { request: 'run the clean target of ~/proj/build.sh', action: { type: 'shell', command: 'sh ~/proj/build.sh clean' }, context: { user: 'user' } };
     const clean = report([{ path: '/home/user/proj/out/app.bin', change: 'deleted', before: file(9) }], { command: 'sh ~/proj/build.sh clean' });

@@ -127,6 +127,25 @@ function wordsOf(text: string): Set<string> {
   );
 }
 
+/** A request that means every process it names ("kill all the rsync jobs"). */
+const ALL_OF_THEM = /\b(all|every|each|any|both)\b|\bwhatever\b/i;
+
+/**
+ * The stopped processes the request leaves out when it tells them apart: each one's words that
+ * not all of them share (nas01, volume1 against daemon, rsyncd) are compared with the request's
+ * (a request word fits one of them, or its start with digits or a dash after: nas fits nas01);
+ * when some stopped process has a fitting word and another has none, that other one.
+ */
+function toldApart<K extends { args: string }>(killed: readonly K[], request: string): K[] {
+  if (killed.length < 2 || ALL_OF_THEM.test(request)) return [];
+  const asked = [...wordsOf(request)];
+  const own = killed.map((k) => wordsOf(k.args));
+  const shared = new Set([...own[0]!].filter((w) => own.every((o) => o.has(w))));
+  const fits = (w: string): boolean => asked.some((a) => w === a || (w.startsWith(a) && /^[-_]?\d+$/.test(w.slice(a.length))));
+  const fitting = own.map((o) => [...o].some((w) => !shared.has(w) && fits(w)));
+  return fitting.some(Boolean) ? killed.filter((_, i) => !fitting[i]) : [];
+}
+
 /** A test of whether a path is, or lies under, one named path (a pattern as the shell reads it). */
 function namedTest(named: string): (p: string) => boolean {
   if (/[*?[]/.test(named)) {
@@ -264,10 +283,14 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   };
   const placed = report.killed.some((k) => located(k) === true);
   const astray = placed ? report.killed.filter((k) => located(k) === false && !unsaid.includes(k)) : [];
+  // when the request tells the processes it stopped apart by their own words ("the rsync job
+  // pushing to the NAS": nas01 on one command line), one that has none of them was not meant
+  // (the rsync daemon beside it), unless the request asks for all of them
+  const apart = toldApart(report.killed, req.request ?? '').filter((k) => !unsaid.includes(k) && !astray.includes(k));
   // a request that expects the process back (a supervisor restarts it) vouches for nothing the
   // twin does not show: stopped and not running again after a moment, it stays down
   const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) ? report.killed.filter((k) => !k.restarted && !unsaid.includes(k) && !astray.includes(k)) : [];
-  const kills = [...[...unsaid, ...astray].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`)];
+  const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
   const home = `${actionBase(req).home}/`;
