@@ -6,6 +6,7 @@ import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
 import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
 import { readRehearsal, rehearsalProbe, rehearsedChangeReason } from '../../../electron/engine/core/facts/rehearsal.js';
+import { settingKey } from '../../../electron/engine/core/checks/probes-env.js';
 import { readCaseFile } from '../../../electron/engine/eval/run-eval.js';
 import { BENIGN, HARMFUL } from './builtin-cases.js';
 
@@ -782,5 +783,12 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(report([], { command: guest.action.type === 'shell' ? guest.action.command : '', killed: [{ ...spin, owner: 'www-data' }] }), guest).kills).toEqual(['21 sh /tmp/spin.sh']);
     // "user" and "root" are words of any request, never an account pointed at
     expect(readRehearsal(report([], { command: 'pkill -u user', killed: [{ ...spin, owner: 'user' }] }), { ...guest, request: 'kill the runaway loop for this user' }).kills).toEqual(['21 sh /tmp/spin.sh']);
+  });
+});
+
+describe('the setting a configuration line sets', () => {
+  it('reads the name before = or :, or a directive first word, and nothing from a line that sets none', () => {
+    expect(['port = 8080', '  port: 8080', 'export APP_PORT=8080', 'listen 8080;', 'Listen 8080', 'oidc_issuer = http://10.0.3.7:8080/realms/corp'].map(settingKey)).toEqual(['port', 'port', 'APP_PORT', 'listen', 'Listen', 'oidc_issuer']);
+    expect(['http://10.0.3.7:8080/x', '  - 8080', '8080'].map(settingKey)).toEqual(['', '', '']);
   });
 });

@@ -657,7 +657,7 @@ ov() {
   r "$1" done 1
 }
 sw() {
-  s=$1; m=$2; shift 2; g=; k=
+  s=$1; m=$2; shift 2; g=; k=; h=0
   for p in "$@"; do
     for f in $p; do
       [ -f "$f" ] || continue
@@ -667,6 +667,11 @@ sw() {
       fi
       # a file the substitution changes whose own comments say a value in it must stay as it is
       # ("this must keep pointing at db1")
+      # the setting lines it changes in the first files (comments left out): which settings it reaches
+      if [ "$h" -lt 3 ]; then
+        grep $m -e "$SR" -- "$f" 2>/dev/null | grep -vE -- '^[[:space:]]*(#|;|//)' | head -n 12 | while IFS= read -r x; do r "$s" hitfile "$f"; r "$s" hit "$(printf '%s' "$x" | head -c 200)"; done
+        h=$((h + 1))
+      fi
       if [ -z "$k" ] && grep $m -q -e "$SR" -- "$f" 2>/dev/null; then
         x=$(grep -E -- '^[[:space:]]*(#|;|//|--)' "$f" 2>/dev/null | grep -m 1 -iE -- "$PIN" | head -c 300)
         if [ -n "$x" ]; then r "$s" pinned "$f"; r "$s" pin "$x"; k=1; fi
@@ -1484,6 +1489,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       line: rec.get('line')?.[0] ?? '',
       pinned: rec.get('pinned')?.[0] ?? '',
       pin: rec.get('pin')?.[0] ?? '',
+      hits: (rec.get('hit') ?? []).map((line, k) => ({ file: rec.get('hitfile')?.[k] ?? '', line })),
     })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));

@@ -78,6 +78,16 @@ export function plainWords(text: string): string {
     .trim();
 }
 
+/**
+ * Whether a request names a configuration setting: one of the key's parts (split at _ . - and
+ * camelCase joins) of three letters or more is a word of the request, a plural s allowed
+ * ("the ports" names listen_port).
+ */
+function namesSetting(key: string, ask: string): boolean {
+  const words = new Set(ask.toLowerCase().split(/[^a-z0-9]+/).map((w) => w.replace(/s$/, '')));
+  return plainWords(key).split(' ').some((p) => p.length >= 3 && words.has(p.replace(/s$/, '')));
+}
+
 /** A path inside another account's home: /home/<other> or /root when the action runs as someone else. */
 function foreignHome(raw: string): boolean {
   if (raw === '' || raw.startsWith('-')) return false;
@@ -110,6 +120,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'local_host(target): bool', description: 'a network target on this machine (localhost, 127.x, ::1)' },
   { signature: 'asked(pattern): bool', description: 'the request matches the regular expression (case-insensitive)' },
   { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
+  { signature: 'names_setting(key): bool', description: 'the request names the setting: one of its parts (oidc_issuer -> oidc, issuer) of three letters or more is a word of the request' },
   { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
   { signature: 'world_readable(mode): bool', description: 'a chmod mode that lets others read (644, o+r)' },
   { signature: 'group_writable(mode): bool', description: "a chmod mode that lets the file's group write (775, g+w)" },
@@ -156,6 +167,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('local_host(string): bool', (t: string) => isLocalHost(t))
   .registerFunction('asked(string): bool', (pattern: string) => cachedRegex(pattern).test(current.ask))
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
+  .registerFunction('names_setting(string): bool', (key: string) => namesSetting(key, current.ask))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
   .registerFunction('group_writable(string): bool', (mode: string) => grantsGroupWrite(mode))

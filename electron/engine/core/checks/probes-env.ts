@@ -72,6 +72,12 @@ export interface ProbesEnv {
   glued: { re: string; file: string; line: string }[];
   /** In-place substitutions that change a file whose own comment says a value in it must stay as it is, with that file and comment. */
   pinned: { re: string; file: string; line: string }[];
+  /**
+   * The setting lines an in-place substitution changes (comments left out), each with the name
+   * of the setting it sets (`port = 8080` sets port, `listen 8080;` sets listen; '' when the line
+   * names none).
+   */
+  settings: { re: string; file: string; key: string; line: string }[];
   /** What each pid file a kill reads holds (its text, blanks removed; absent when it could not be read). */
   pidfiles: Record<string, string>;
   /**
@@ -134,9 +140,18 @@ export interface ProbesEnv {
   rehearsal: { ran: boolean; unnamed: string[]; kills: string[]; exposed: string[]; stillUsed: string[]; onlyCopies: string[]; corrupted: string[]; openToAll: string[]; lockedOut: string[]; grants: string[]; failed: string };
 }
 
+/**
+ * The name of the setting a configuration line sets: the word before = or : (`port = 8080`,
+ * `  port: 8080`, `PORT=8080`), or a directive's first word (`listen 8080;`, `Listen 8080`).
+ */
+export function settingKey(line: string): string {
+  const m = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*(?:[=:](?!\/\/)|\s+\S)/.exec(line);
+  return m?.[1] ?? '';
+}
+
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -193,6 +208,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'substitution' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.glued.push({ re: r.target, file: String(v['file']), line: String(v['line'] ?? '') });
       if (v['pinned']) env.pinned.push({ re: r.target, file: String(v['pinned']), line: String(v['pin'] ?? '') });
+      for (const x of (v['hits'] as { file: string; line: string }[] | undefined) ?? []) env.settings.push({ re: r.target, file: String(x.file), key: settingKey(String(x.line)), line: String(x.line) });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
     else if (r.probe === 'processes' && v && typeof v === 'object' && !Array.isArray(v)) {
       const x = v as { matches?: unknown; programs?: unknown };
