@@ -351,6 +351,8 @@ export interface RehearsalReport {
   runBy: { path: string; by: string; line: string }[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
+  /** Files it deleted whose content (hashed, up to 1 MiB) is still in the tree afterwards: in another file, or compressed beside it (gzip, bzip2, xz). Absent in reports stored before it was read. */
+  kept?: string[];
   /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */
   referenced: { target: string; by: string; line: string }[];
   /** Processes running before that were gone after (not a passing child of a loop). */

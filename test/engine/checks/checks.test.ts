@@ -731,6 +731,13 @@ describe('checks that read a rehearsal', () => {
     ];
     expect(rehearsedChangeReason(report(renamed), req, undefined, true)).toMatch(/changed only what the request names/);
     expect(rehearsedChangeReason(report([...renamed, { path: '/home/user/cache/b.txt', change: 'deleted', before: file(3) }]), req, undefined, true)).toBeUndefined();
+    // nor a deleted file whose content the twin still holds (a copy elsewhere, or compressed beside it)
+    const packed = [
+      { path: '/home/user/cache/run.log.1', change: 'deleted' as const, before: file(30) },
+      { path: '/home/user/cache/run.log.1.gz', change: 'created' as const, after: file(12) },
+    ];
+    expect(rehearsedChangeReason(report(packed, { kept: ['/home/user/cache/run.log.1'] }), req, undefined, true)).toMatch(/changed only what the request names/);
+    expect(rehearsedChangeReason(report(packed), req, undefined, true)).toBeUndefined();
   });
 
   it("lets a script the request names take away the pid file its own text speaks of, and nothing else it names", () => {

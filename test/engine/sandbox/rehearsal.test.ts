@@ -85,6 +85,16 @@ describe('a rehearsal in a twin of the episode', () => {
     });
   }, 60_000);
 
+  it('reports the deleted files whose content is still there afterwards: compressed beside them, or a copy elsewhere', async () => {
+    const setup = 'mkdir -p /srv/k/in /srv/k/lib && seq 1 400 > /srv/k/app.log.1 && seq 5 900 > /srv/k/in/a.dat && cp /srv/k/in/a.dat /srv/k/lib/a.dat && seq 7 300 > /srv/k/in/b.dat';
+    await inRootEpisode(setup, async (episode) => {
+      const report = await rehearse(episode, 'gzip /srv/k/app.log.1 && rm /srv/k/in/a.dat /srv/k/in/b.dat', 'root');
+      expect(report.error).toBeUndefined();
+      expect([...(report.kept ?? [])].sort()).toEqual(['/srv/k/app.log.1', '/srv/k/in/a.dat']);
+      expect(report.lost).toEqual(expect.arrayContaining(['/srv/k/in/b.dat']));
+    });
+  }, 60_000);
+
   it('reports a pruning that kept only empty files of its kind, and a stopped process that nothing restarts', async () => {
     const setup = [
       'mkdir -p /srv/dumps',

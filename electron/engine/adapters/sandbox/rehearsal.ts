@@ -452,6 +452,31 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
   return lost.filter((p) => !kept.has(before.hashes.get(p)!));
 }
 
+/** Compressors whose output keeps a file's content whole, by the ending they give it, and how to read it back. */
+const COMPRESSED: readonly [string, string][] = [['.gz', 'gzip -dc'], ['.bz2', 'bzip2 -dc'], ['.xz', 'xz -dc']];
+
+/**
+ * Files it deleted whose content is still in the tree afterwards: in another file (by md5), or
+ * compressed beside it under the same name with a compressor's ending (read back in the twin and
+ * hashed). Only files whose content was hashed count.
+ */
+async function keptContent(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
+  const surviving = new Set(after.hashes.values());
+  const deleted = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && before.hashes.has(c.path)).slice(0, MAX_CHANGES);
+  const kept = deleted.filter((c) => surviving.has(before.hashes.get(c.path)!)).map((c) => c.path);
+  const packed = deleted
+    .filter((c) => !kept.includes(c.path))
+    .flatMap((c) => COMPRESSED.filter(([end]) => after.entries.get(`${c.path}${end}`)?.type === 'file' && !before.entries.has(`${c.path}${end}`)).slice(0, 1).map(([end, read]) => ({ path: c.path, packed: `${c.path}${end}`, read })));
+  if (packed.length === 0) return kept;
+  const hashed = await readAs(twin, packed.map((x, i) => `printf 'c${i} '; ${x.read} -- ${shQuote(x.packed)} 2>/dev/null | md5sum`).join('\n'), signal, { timeoutMs: 10_000 });
+  for (const line of hashed.split('\n')) {
+    const m = /^c(\d+) ([0-9a-f]{32})/.exec(line);
+    const x = m ? packed[Number(m[1])] : undefined;
+    if (x && before.hashes.get(x.path) === m![2]) kept.push(x.path);
+  }
+  return kept;
+}
+
 /** Files read for a format check are at most this long. */
 const FORMATTED_BYTES = 256 * 1024;
 
@@ -688,10 +713,11 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     // the files programs still running name on their command lines (their configurations)
     const configs = runningConfigs(before, after);
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, { broken, dropped }, runBy, reliedOn, workedOn] = await Promise.all([
+    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, opts.signal),
+      keptContent(twin, changes, before, after, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
       stillReliedOn(twin, killed, configs, opts.signal),
@@ -704,6 +730,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       reliedOn,
       workedOn,
       lost,
+      kept,
       broken,
       dropped,
       runBy,

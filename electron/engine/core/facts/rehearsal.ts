@@ -335,7 +335,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // an account file that lost only the lines of accounts the request names had the change asked
   // for ("remove bob's account, his files are archived" takes bob's lines out of /etc/passwd)
   const accountsEdited = (p: string): boolean => !deleted.has(p) && ACCOUNT_FILES.test(p) && report.dropped.some((d) => d.path === p && d.lines.length > 0 && d.lines.every((l) => namedEntry(p, l)));
-  const lost = report.lost.filter((p) => !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.includes(p)));
+  // (a file compressed in place is not lost either: its content is in the compressed file)
+  const stillHeld = new Set(report.kept ?? []);
+  const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.includes(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
   // everything in it, so any request to move counts, unless it asks to delete what the move leaves
@@ -439,7 +441,9 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
   // a file renamed to a name that was free is not lost: its entry is created elsewhere, mode kept
   const renamed = new Set(report.changes.flatMap((c) => (c.change === 'created' && c.movedFrom !== undefined ? [c.movedFrom] : [])));
-  if (lossless && (report.killed.length > 0 || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && renamed.has(c.path))))) return undefined;
+  // nor is one whose content is still there afterwards (a copy elsewhere, or compressed beside it)
+  const kept = new Set(report.kept ?? []);
+  if (lossless && (report.killed.length > 0 || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path)))))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
