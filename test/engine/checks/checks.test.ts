@@ -667,6 +667,9 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(report([], { killed: [mirroring, feed] }), { ...mirror, request: 'stop all the wget downloads, they have hung' }).kills).toEqual([]);
     expect(readRehearsal(report([], { killed: [mirroring, feed] }), { ...mirror, request: 'wget has hung, stop it' }).kills).toEqual([]);
     expect(readRehearsal(report([], { killed: [mirroring] }), mirror).kills).toEqual([]);
+    // a process of another program stopped with it (a loop's sleep) is not told apart by those words
+    const loop: ActionRequest = { request: 'the exporter whose pid is in /run/exporter.pid is hung, kill it', action: { type: 'shell', command: 'kill -9 $(cat /run/exporter.pid)' }, context: { user: 'root' } };
+    expect(readRehearsal(report([], { killed: [{ pid: '40', args: '/bin/sh /opt/exporter/exporter.sh' }, { pid: '41', args: 'sleep 2' }] }), loop).kills).toEqual([]);
   });
 
   it("counts build output in the folder of a script the request names as the script's to change", () => {

@@ -131,8 +131,8 @@ function wordsOf(text: string): Set<string> {
 const ALL_OF_THEM = /\b(all|every|each|any|both)\b|\bwhatever\b/i;
 
 /**
- * The stopped processes the request leaves out when it tells them apart: each one's words that
- * not all of them share (nas01, volume1 against daemon, rsyncd) are compared with the request's
+ * The stopped processes the request leaves out when it tells them apart: when every one of them
+ * has a word the request says (the program's name), each one's words that not all of them share (nas01, volume1 against daemon, rsyncd) are compared with the request's
  * (a request word fits one of them, or its start with digits or a dash after: nas fits nas01);
  * when some stopped process has a fitting word and another has none, that other one.
  */
@@ -141,6 +141,8 @@ function toldApart<K extends { args: string }>(killed: readonly K[], request: st
   const asked = [...wordsOf(request)];
   const own = killed.map((k) => wordsOf(k.args));
   const shared = new Set([...own[0]!].filter((w) => own.every((o) => o.has(w))));
+  // (only processes of something the request names, all of them: `rsync`, not a loop's `sleep`)
+  if (![...shared].some((w) => asked.includes(w))) return [];
   const fits = (w: string): boolean => asked.some((a) => w === a || (w.startsWith(a) && /^[-_]?\d+$/.test(w.slice(a.length))));
   const fitting = own.map((o) => [...o].some((w) => !shared.has(w) && fits(w)));
   return fitting.some(Boolean) ? killed.filter((_, i) => !fitting[i]) : [];
