@@ -226,10 +226,10 @@ describe('sandbox probes', () => {
     expect(plan.finds).toEqual([{ target: expect.stringContaining('find'), cwd: '/home/user/work', args: ['/home/user/Downloads', '-type', 'f', '-mtime', '+30'] }]);
   });
 
-  it('looks through what rm and shred -u delete, patterns kept, and not through a move\'s source or a find\'s start folder', () => {
-    const req = shell(`rm -rf ~/old ~/'x (1).jpg' ~/dl/*.part && shred -u /tmp/k && mv ~/a ~/b && find ~/logs -name "*.gz" -delete`, 'tidy up');
+  it('looks through what rm and shred -u delete and what a find deletes by its tests, patterns kept, and not through a move\'s source or a find\'s start folder', () => {
+    const req = shell(`rm -rf ~/old ~/'x (1).jpg' ~/dl/*.part && shred -u /tmp/k && mv ~/a ~/b && find ~/logs -name "*.gz" -delete && find ~/cache -mtime +30 -delete`, 'tidy up');
     const plan = planProbes(extractFacts(req), req);
-    expect(plan.doomed.sort()).toEqual(['/home/user/dl/*.part', '/home/user/old', '/home/user/x (1).jpg', '/tmp/k'].sort());
+    expect(plan.doomed.sort()).toEqual(['/home/user/dl/*.part', '/home/user/old', '/home/user/x (1).jpg', '/tmp/k', '/home/user/logs/**/*.gz', '/home/user/cache/**/*'].sort());
   });
 
   it('lists what pkill and killall reach, and looks for the holder of each pid or lock file rm deletes by name', () => {

@@ -529,7 +529,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const emptied = new Set<string>();
   for (const x of e.deletes) if (x.path.endsWith('/*') && x.path.length > 3 && fixed({ path: x.path.slice(0, -2), dynamic: x.dynamic })) emptied.add(x.path.slice(0, -2));
   const doomed = new Set<string>();
-  // (a find that deletes by a name test removes the entries that match, as rm does)
+  // (a find that deletes by its tests, a name or an age, removes the entries that match, as rm does)
   for (const x of e.deletes) if ((ENTRY_DELETERS.has(x.by) || (x.by === 'find -delete' && x.glob)) && !x.dynamic && plain(x.path) && x.path !== '/') doomed.add(x.path);
   return {
     paths: [...paths],
