@@ -131,10 +131,11 @@ function wordsOf(text: string): Set<string> {
 const ALL_OF_THEM = /\b(all|every|each|any|both)\b|\bwhatever\b/i;
 
 /**
- * The stopped processes the request leaves out when it tells them apart: when every one of them
- * has a word the request says (the program's name), each one's words that not all of them share (nas01, volume1 against daemon, rsyncd) are compared with the request's
- * (a request word fits one of them, or its start with digits or a dash after: nas fits nas01);
- * when some stopped process has a fitting word and another has none, that other one.
+ * The stopped processes the request leaves out when it tells them apart. When every one of them
+ * has a word the request says (the program's name), each one's words that not all of them share
+ * (nas01, volume1 against daemon, rsyncd) are compared with the request's: a request word fits
+ * one that is the same, or its start with digits after (nas fits nas01). When some stopped
+ * process has a fitting word and another has none, that other one was left out.
  */
 function toldApart<K extends { args: string }>(killed: readonly K[], request: string): K[] {
   if (killed.length < 2 || ALL_OF_THEM.test(request)) return [];
