@@ -375,7 +375,7 @@ const MAX_UNPACKED_MEMBERS = 60;
  * still are) has its content somewhere in the tree afterwards: unpacked before, so deleting the
  * archive loses nothing. An archive that cannot be listed, or has no file member, is not one.
  */
-async function unpackedArchives(episode: Episode, lost: string[], surviving: Set<string>, signal: AbortSignal | undefined): Promise<Set<string>> {
+async function unpackedArchives(episode: Episode, lost: string[], surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<Set<string>> {
   const archives = lost.filter((p) => ARCHIVE.test(p)).slice(0, MAX_ARCHIVES);
   if (archives.length === 0) return new Set();
   const out = await readAs(
@@ -409,8 +409,7 @@ async function unpackedArchives(episode: Episode, lost: string[], surviving: Set
  * is extracted in the twin and hashed). A deleted archive whose members are all found unpacked
  * is not lost.
  */
-async function lostContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
-  const surviving = new Set(after.hashes.values());
+async function lostContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
   const gone = changes
     .filter((c) => LOSES_CONTENT.has(c.change) && c.before?.type === 'file' && c.before.size > 0)
     .filter((c) => {
@@ -460,8 +459,7 @@ const COMPRESSED: readonly [string, string][] = [['.gz', 'gzip -dc'], ['.bz2', '
  * compressed beside it under the same name with a compressor's ending (read back in the twin and
  * hashed). Only files whose content was hashed count.
  */
-async function keptContent(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
-  const surviving = new Set(after.hashes.values());
+async function keptContent(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
   const deleted = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && before.hashes.has(c.path)).slice(0, MAX_CHANGES);
   const kept = deleted.filter((c) => surviving.has(before.hashes.get(c.path)!)).map((c) => c.path);
   const packed = deleted
@@ -712,12 +710,14 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     }
     // the files programs still running name on their command lines (their configurations)
     const configs = runningConfigs(before, after);
+    // the contents (md5) in the tree afterwards, for what it lost and what it kept
+    const surviving: ReadonlySet<string> = new Set(after.hashes.values());
     // independent reads of the twin (and of the untouched episode): side by side
     const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
-      lostContent(episode, twin, changes, before, after, opts.signal),
-      keptContent(twin, changes, before, after, opts.signal),
+      lostContent(episode, twin, changes, before, after, surviving, opts.signal),
+      keptContent(twin, changes, before, after, surviving, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
       stillReliedOn(twin, killed, configs, opts.signal),

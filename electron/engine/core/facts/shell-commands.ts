@@ -7,7 +7,7 @@
 import type { Effects, PathEffect } from '../../../../shared/types.js';
 import type { Redirect } from './shell-ast.js';
 import type { Scope, WordInfo } from './shell-words.js';
-import { decodeBase64, decodeHex, rot13, unescapeC } from './shell-words.js';
+import { decodeBase64, decodeHex, givenWord, rot13, unescapeC } from './shell-words.js';
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
@@ -713,19 +713,18 @@ const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'pico', 'jo
 /** `xargs CMD`: the items of standard input become arguments (or replace -I's marker). */
 function expandXargs(c: Call): void {
   const items = c.stdin?.paths ?? (c.stdin?.text !== undefined ? c.stdin.text.split(/\s+/).filter(Boolean).slice(0, 16) : undefined);
-  const info = (v: string, dynamic: boolean): WordInfo => ({ value: v, dynamic, unresolved: dynamic, fromVar: false, glob: /[*?[]/.test(v), braces: false, substs: [] });
   const values = items?.length ? items : ['$XARGS_INPUT'];
   const dynamic = !items?.length;
   const marker = c.xargsReplace;
   if (marker && c.args.some((a) => a.includes(marker))) {
     const idx = c.args.findIndex((a) => a.includes(marker));
     c.args[idx] = c.args[idx]!.split(marker).join(values[0]!);
-    c.infos[idx] = info(c.args[idx]!, dynamic);
+    c.infos[idx] = givenWord(c.args[idx]!, dynamic);
     return;
   }
   for (const v of values) {
     c.args.push(v);
-    c.infos.push(info(v, dynamic));
+    c.infos.push(givenWord(v, dynamic));
     c.argSubsts.push([]);
   }
 }

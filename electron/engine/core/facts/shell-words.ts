@@ -56,6 +56,11 @@ export function unescapeC(s: string): string {
 
 const SPECIAL_PARAMS = new Set(['@', '*', '#', '?', '-', '$', '!', '0']);
 
+/** A word that stands for a value given outright (an item xargs or a substitution hands over): a pattern when it has glob characters. */
+export function givenWord(value: string, dynamic = false): WordInfo {
+  return { value, dynamic, unresolved: dynamic, fromVar: false, glob: /[*?[]/.test(value), braces: false, substs: [] };
+}
+
 /** Evaluates a word against a scope. `home` expands `~`; `quoted` is set inside "...". */
 export function wordInfo(w: Word | null | undefined, scope: Scope, home: string): WordInfo {
   const out: WordInfo = { value: '', dynamic: false, unresolved: false, fromVar: false, glob: false, braces: false, substs: [] };

@@ -7,7 +7,7 @@
  */
 import type { Effects, PathEffect, SimpleCommand } from '../../../../shared/types.js';
 import { opName, parseScript, type Assign, type CallExpr, type Command, type Redirect, type Stmt } from './shell-ast.js';
-import { expandBraces, wordInfo, type Scope, type WordInfo } from './shell-words.js';
+import { expandBraces, givenWord, wordInfo, type Scope, type WordInfo } from './shell-words.js';
 import { isDevicePath, isLogPath, pathEffect, persistencePlace, type EffectExtra, type RequestScope } from './paths.js';
 import { appendedAccountEffects, appendedAccounts } from './accounts.js';
 import { persistedText, PIDFILE, runCommand, SHELLS, INTERPRETERS, unwrap, type Call } from './shell-commands.js';
@@ -479,39 +479,28 @@ function resolveSubsts(info: WordInfo, outs: Feed[]): void {
 }
 
 /**
- * `rm $(grep -l TODO *.md)`, `rm $(find logs -name '*.gz')`: an argument that is one substitution
+ * `rm $(grep -l done *.md)`, `rm $(find logs -name '*.gz')`: an argument that is one substitution
  * printing a list of paths stands for those paths (as xargs does with the same list on its
  * input), each a pattern of its own, instead of an unknown word. The command's own name is
  * left as it is.
  */
 function spreadListedPaths(infos: WordInfo[], outs: Feed[][]): { infos: WordInfo[]; substOut: Feed[][] } {
-  const spread = (info: WordInfo, i: number): readonly string[] | undefined => {
+  const listed = infos.map((info, i) => {
     const feed = outs[i]?.length === 1 ? outs[i]![0]! : undefined;
     if (i === 0 || !feed?.paths?.length || feed.paths.length > 16 || feed.text !== undefined) return undefined;
     return info.value === '$(...)' && info.substs.length === 1 && !info.substs[0]!.proc ? feed.paths : undefined;
-  };
-  if (!infos.some((info, i) => spread(info, i))) return { infos, substOut: outs };
-  const spreadInfos: WordInfo[] = [];
-  const spreadOuts: Feed[][] = [];
-  infos.forEach((info, i) => {
-    const paths = spread(info, i);
-    if (!paths) {
-      spreadInfos.push(info);
-      spreadOuts.push(outs[i]!);
-      return;
-    }
-    for (const p of paths) {
-      spreadInfos.push({ value: p, dynamic: false, unresolved: false, fromVar: false, glob: /[*?[]/.test(p), braces: false, substs: [] });
-      spreadOuts.push([]);
-    }
   });
-  return { infos: spreadInfos, substOut: spreadOuts };
+  if (listed.every((l) => l === undefined)) return { infos, substOut: outs };
+  return {
+    infos: infos.flatMap((info, i) => listed[i]?.map((p) => givenWord(p)) ?? [info]),
+    substOut: outs.flatMap((o, i) => listed[i]?.map((): Feed[] => []) ?? [o]),
+  };
 }
 
-/** Commands that stop reading after a bounded amount. */
 /** Loop iterations that create a file each past which a loop counts as exhausting the file system. */
 const MASS_FILES = 10_000;
 
+/** Commands that stop reading after a bounded amount. */
 const BOUNDING = new Set(['head', 'dd', 'timeout', 'read', 'true', 'false', 'grep', 'wc']);
 
 function quoteWord(s: string): string {
