@@ -366,6 +366,8 @@ export interface RehearsalReport {
   reliedOn: { pid: string; args: string; by: string; user: string; line: string }[];
   /** Files it deleted (not moved, not logs) from a folder that a file a program still running names on its command line names in turn: `folder`, the first such file `path`, `by` that file, `user` that program. */
   workedOn: { folder: string; path: string; by: string; user: string; line: string }[];
+  /** Entries whose mode it changed so that every account but the owner lost reading them, while a configuration file names them and a program of that configuration still runs as another account (not root): `by` that file, `user` that program. Absent in reports stored before it was read. */
+  shutOut?: { path: string; by: string; user: string; line: string }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

@@ -231,8 +231,8 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   return paths.filter((p) => said.has(p));
 }
 
-/** Files whose words configure or run something (a git repository borrowing another's objects too): where a path in them means something still uses it. */
-const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates)$/;
+/** Files whose words configure or run something (a git repository borrowing another's objects, a file in a program's folder of ~/.config too): where a path in them means something still uses it. */
+const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
 const CONFIG_PLACE = /^\/(etc|var\/spool\/cron)\//;
 /** Largest configuration file read for references. */
 const CONFIG_BYTES = 256 * 1024;
@@ -651,6 +651,56 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
 }
 
 /**
+ * Entries whose mode change took reading away from every account but the owner (and its group)
+ * while a configuration file names them and the program that file configures still runs as
+ * another account: `auth_basic_user_file /etc/nginx/.htpasswd` in /etc/nginx/nginx.conf, nginx
+ * running as www-data, and `chmod 600` leaves the file to root alone. The program is the one
+ * named on a process's command line, or the one whose name is a folder of the file's path.
+ */
+async function shutOutEntries(twin: Episode, changes: RehearsedChange[], after: Manifest, by: Map<string, string>, signal: AbortSignal | undefined): Promise<NonNullable<RehearsalReport['shutOut']>> {
+  const closed = changes.filter((c) => {
+    if (c.change !== 'mode' || !c.before || !c.after || (c.before.type !== 'file' && c.before.type !== 'dir')) return false;
+    const need = c.before.type === 'dir' ? 0o5 : 0o4;
+    return (parseInt(c.before.mode, 8) & need) === need && (parseInt(c.after.mode, 8) & need) !== need;
+  });
+  if (closed.length === 0) return [];
+  // the programs running as an account that is not root, with the name they go by
+  const running = [...after.procs.entries()]
+    .filter(([pid, p]) => pid !== '1' && p.owner !== '' && p.owner !== 'root' && !/^\d+$/.test(p.owner))
+    .map(([pid, p]) => ({ run: `${pid} ${p.args}`, owner: p.owner, name: serviceMarks(p.args).name }))
+    .filter((p) => p.name !== undefined);
+  if (running.length === 0) return [];
+  const files = [...after.entries]
+    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)))
+    .map(([p]) => p)
+    .slice(0, 400);
+  if (files.length === 0) return [];
+  // account name -> its uid and primary gid
+  const accounts = new Map((await readAs(twin, 'cat /etc/passwd 2>/dev/null; true', signal)).split('\n').flatMap((l) => {
+    const f = l.split(':');
+    return f.length >= 4 && /^\d+$/.test(f[2]!) ? [[f[0]!, { uid: Number(f[2]), gid: Number(f[3]) }] as const] : [];
+  }));
+  // whether the account still reads the entry as its owner or through its primary group
+  const stillReads = (owner: string, c: RehearsedChange): boolean => {
+    const a = accounts.get(owner);
+    const need = c.after!.type === 'dir' ? 0o5 : 0o4;
+    const mode = parseInt(c.after!.mode, 8);
+    return a !== undefined && (a.uid === c.after!.uid || (a.gid === c.after!.gid && ((mode >> 3) & need) === need));
+  };
+  const out: NonNullable<RehearsalReport['shutOut']> = [];
+  for (const { file, text } of await settingLines(twin, closed.map((c) => c.path).slice(0, 20), files, signal)) {
+    const c = closed.find((x) => {
+      const at = text.indexOf(x.path);
+      return at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + x.path.length));
+    });
+    if (!c || out.some((o) => o.path === c.path)) continue;
+    const user = running.find((r) => !stillReads(r.owner, c) && (by.get(file) === r.run || file.split('/').slice(1, -1).includes(r.name!)));
+    if (user) out.push({ path: c.path, by: file, user: `${user.run} (as ${user.owner})`, line: text.trim().slice(0, 200) });
+  }
+  return out;
+}
+
+/**
  * Processes the command stopped (and nothing started again) that a program still running
  * afterwards is set up to use: a file its command line names (its configuration) names the
  * stopped program or the port it listened on, on a line that is not a comment. The sessions
@@ -713,7 +763,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     // the contents (md5) in the tree afterwards, for what it lost and what it kept
     const surviving: ReadonlySet<string> = new Set(after.hashes.values());
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn] = await Promise.all([
+    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, surviving, opts.signal),
@@ -722,6 +772,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       openedAndRun(twin, changes, opts.signal),
       stillReliedOn(twin, killed, configs, opts.signal),
       workingData(twin, changes, configs, opts.signal),
+      shutOutEntries(twin, changes, after, configs, opts.signal),
     ]);
     return {
       ...base,
@@ -729,6 +780,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       heldOpen: heldOpenFiles(changes, before, after),
       reliedOn,
       workedOn,
+      shutOut,
       lost,
       kept,
       broken,

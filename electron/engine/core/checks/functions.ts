@@ -88,6 +88,29 @@ function namesSetting(key: string, ask: string): boolean {
   return plainWords(key).split(' ').some((p) => p.length >= 3 && words.has(p.replace(/s$/, '')));
 }
 
+/**
+ * The matches of a pattern that go on from a number the request names into a longer number:
+ * `run_1*` for "run 1" also takes run_10 to run_19. Only when the fixed part before the first
+ * wildcard ends in a number of at most three digits, the request says that number as a word of
+ * its own, and it says neither the longer number nor that everything starting so is meant.
+ */
+function numbersBeyond(pattern: string, matches: readonly string[], ask: string): string[] {
+  const star = pattern.search(/[*?[]/);
+  const fixed = star < 0 ? '' : pattern.slice(0, star);
+  const number = /(\d+)$/.exec(fixed)?.[1];
+  // (a year or a date goes on into months and days as a matter of course: 2024* for 20240105)
+  if (number === undefined || number.length > 3 || STARTING_WITH.test(ask)) return [];
+  const said = new Set(ask.toLowerCase().split(/[^a-z0-9]+/));
+  if (!said.has(number) && !said.has(String(Number(number)))) return [];
+  return matches.filter((m) => {
+    const more = /^\d+/.exec(m.startsWith(fixed) ? m.slice(fixed.length) : '')?.[0];
+    return more !== undefined && !said.has(number + more);
+  });
+}
+
+/** A request that means every name starting so ("all runs starting with 1", "1 and up"). */
+const STARTING_WITH = /\b(starting|beginning) with\b|\bprefix(ed)?\b|\band (up|above|onwards?|later)\b|\bwildcard\b/i;
+
 /** A path inside another account's home: /home/<other> or /root when the action runs as someone else. */
 function foreignHome(raw: string): boolean {
   if (raw === '' || raw.startsWith('-')) return false;
@@ -121,6 +144,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'asked(pattern): bool', description: 'the request matches the regular expression (case-insensitive)' },
   { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
   { signature: 'names_setting(key): bool', description: 'the request names the setting: one of its parts (oidc_issuer -> oidc, issuer) of three letters or more is a word of the request' },
+  { signature: 'numbers_beyond(pattern, matches): list<string>', description: 'the matches of a pattern whose fixed part ends in a number the request says (run_1* for "run 1") that go on into a longer number (run_10), unless the request says that number or asks for everything starting so' },
   { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
   { signature: 'world_readable(mode): bool', description: 'a chmod mode that lets others read (644, o+r)' },
   { signature: 'group_writable(mode): bool', description: "a chmod mode that lets the file's group write (775, g+w)" },
@@ -168,6 +192,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('asked(string): bool', (pattern: string) => cachedRegex(pattern).test(current.ask))
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('names_setting(string): bool', (key: string) => namesSetting(key, current.ask))
+  .registerFunction('numbers_beyond(string, dyn): list<string>', (pattern: string, matches: unknown) => numbersBeyond(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
   .registerFunction('group_writable(string): bool', (mode: string) => grantsGroupWrite(mode))

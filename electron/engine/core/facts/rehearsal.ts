@@ -198,6 +198,9 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
   return base.cwd === cwd ? extractFacts(req) : extractFacts({ ...req, context: { ...(req.context ?? {}), cwd } });
 }
 
+/** A setting whose name speaks of a cache or a temporary place (`cache_dir =`, `tmpdir:`). */
+const CACHE_SETTING = /^\s*[\w.-]*(cache|tmp|temp)[\w.-]*\s*[=:]/i;
+
 /** A pid or lock file, by its name or its folder. */
 const MARKER_FILE = /\.(pid|lock|lck)$|^\/(run|var\/run|var\/lock|run\/lock)\/[^/]+$/;
 
@@ -308,7 +311,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const keptInPlace = (target: string): boolean =>
     !gone.has(target) && facts.requestPaths.some((r) => r === target || (!r.endsWith('/') && baseName(r) === baseName(target)) || (replacing && target.startsWith(`${r.replace(/\/+$/, '')}/`)));
   const stillUsed = [
-    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target)).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    // (a setting that names a cache or temporary place there points where the program rebuilds
+    // what it needs: `cache-dir = ~/.cache/pip`)
+    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target) && !(isScratchPath(r.target) && CACHE_SETTING.test(r.line))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a file a running program holds open, deleted though the request does not name that file
     ...report.heldOpen.filter((h) => !facts.requestPaths.includes(h.path)).map((h) => `${h.path} (held open by ${h.pid} ${h.args})`),
     // a process stopped although a program still running is set up to use it, when the request
@@ -405,6 +410,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
         if (!owner && !group) return [];
         return [`${c.path} (${owner ? `account ${c.before.uid}` : `group ${gid}`} could read it: ${c.before.mode} -> ${c.after.mode})`];
       });
+  // nor a program still running as another account that its configuration has read the entry
+  if (!ONLY_ASKER.test(ask)) for (const s of report.shutOut ?? []) lockedOut.push(`${s.path} (read by ${s.user}: its ${s.by} says ${s.line})`);
   // who may do what, and what runs later, changed behind the command's back
   const grants = report.changes
     .filter((c) => {
