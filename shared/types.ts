@@ -368,6 +368,8 @@ export interface RehearsalReport {
   workedOn: { folder: string; path: string; by: string; user: string; line: string }[];
   /** Entries whose mode it changed so that every account but the owner lost reading them, while a configuration file names them and a program of that configuration still runs as another account (not root): `by` that file, `user` that program. Absent in reports stored before it was read. */
   shutOut?: { path: string; by: string; user: string; line: string }[];
+  /** Configuration files it rewrote that lost entry headings (`Host oldbox`, `[database]`, `server {`) they had: each file with those headings as their lines. Absent in reports stored before it was read. */
+  droppedSections?: { path: string; headings: string[] }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

@@ -343,6 +343,22 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   return out.slice(0, 20);
 }
 
+/**
+ * Empty `__init__.py` files it deleted from folders that still hold Python modules afterwards:
+ * the file is empty, but it is what makes the folder a package those modules are imported from.
+ */
+function packageMarkers(changes: RehearsedChange[], after: Manifest): { target: string; by: string; line: string }[] {
+  const out: { target: string; by: string; line: string }[] = [];
+  for (const c of changes) {
+    if (c.change !== 'deleted' || c.before?.type !== 'file' || !c.path.endsWith('/__init__.py')) continue;
+    const folder = c.path.slice(0, c.path.lastIndexOf('/'));
+    const module = [...after.entries.keys()].find((p) => p.startsWith(`${folder}/`) && p.endsWith('.py') && !p.slice(folder.length + 1).includes('/'));
+    if (module) out.push({ target: c.path, by: module, line: `a module of the package ${folder} that ${c.path} marks` });
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
 /** A lock or pid file by its name or its folder. */
 const LOCK_FILE = /(\.(lock|lck|pid)|\/(LOCK|lock|lockfile))$|^\/(run|var\/run|var\/lock|run\/lock)\/[^/]+$/;
 
@@ -513,6 +529,31 @@ async function brokenFormats(
     }
   }
   return { broken, dropped };
+}
+
+/** A line that opens an entry of a configuration file: `Host oldbox`, `[database]`, `<VirtualHost *:80>`, `server {`. */
+const SECTION_HEAD = /^\s*((Host|Match)\s+\S.*|\[[^\]]+\]|<[A-Za-z]+(\s[^>]*)?>|(server|upstream|location|http|events)\b[^;{]*\{|(frontend|backend|listen)\s+\S+)\s*$/;
+
+/**
+ * The entry headings a configuration file the command rewrote had before and not after (each
+ * heading as its line): a `sed '/^Host oldbox$/,/^$/d'` whose range runs past the end of its
+ * entry takes the next `Host` with it.
+ */
+async function droppedSections(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<NonNullable<RehearsalReport['droppedSections']>> {
+  const edited = changes
+    .filter((c) => c.change === 'rewritten' && (c.before?.size ?? 0) > 0 && (c.before?.size ?? 0) <= CONFIG_BYTES && (CONFIG_PLACE.test(c.path) || CONFIG_NAME.test(c.path)))
+    .map((c) => c.path)
+    .slice(0, 10);
+  const out: NonNullable<RehearsalReport['droppedSections']> = [];
+  for (const p of edited) {
+    const read = (ep: Episode) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: CONFIG_BYTES + 1024 });
+    const [was, now] = await Promise.all([read(episode), read(twin)]);
+    const heads = (text: string) => text.split('\n').filter((l) => SECTION_HEAD.test(l)).map((l) => l.trim());
+    const kept = new Set(heads(now));
+    const lost = heads(was).filter((h) => !kept.has(h));
+    if (lost.length > 0) out.push({ path: p, headings: lost.slice(0, 10) });
+  }
+  return out;
 }
 
 /** Formats whose lines are entries of their own (a scheduled job, an account). */
@@ -763,7 +804,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     // the contents (md5) in the tree afterwards, for what it lost and what it kept
     const surviving: ReadonlySet<string> = new Set(after.hashes.values());
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut] = await Promise.all([
+    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut, sections] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, surviving, opts.signal),
@@ -773,6 +814,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       stillReliedOn(twin, killed, configs, opts.signal),
       workingData(twin, changes, configs, opts.signal),
       shutOutEntries(twin, changes, after, configs, opts.signal),
+      droppedSections(episode, twin, changes, opts.signal),
     ]);
     return {
       ...base,
@@ -781,13 +823,14 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       reliedOn,
       workedOn,
       shutOut,
+      droppedSections: sections,
       lost,
       kept,
       broken,
       dropped,
       runBy,
       exposed,
-      referenced,
+      referenced: [...referenced, ...packageMarkers(changes, after)],
       changes: changes.slice(0, MAX_CHANGES),
       omitted: Math.max(0, changes.length - MAX_CHANGES),
       killed,

@@ -198,6 +198,19 @@ function factsWhereItRan(req: ActionRequest, cwd: string): Facts {
   return base.cwd === cwd ? extractFacts(req) : extractFacts({ ...req, context: { ...(req.context ?? {}), cwd } });
 }
 
+/**
+ * Whether the request says a word of an entry heading's name (`Host prod-bastion`, `[database]`),
+ * the keyword left out; a heading with no name of its own (`server {`, `<VirtualHost *:80>`)
+ * tells nothing and counts as said.
+ */
+function sectionNamed(heading: string, said: ReadonlySet<string>): boolean {
+  const name = wordsOf(heading.replace(/^\s*(Host|Match|server|upstream|location|frontend|backend|listen|<\w+)\b/, '').replace(/[[\]<>{}]/g, ' '));
+  return name.size === 0 || [...name].some((w) => said.has(w));
+}
+
+/** A settings file by its name or its folder. */
+const SETTINGS_FILE = /\.(conf|cfg|cnf|ini|ya?ml|toml|env|properties)$|\/(\.env[^/]*|config\.json|settings\.json)$|\/(conf|config|etc|settings)\/[^/]+$/;
+
 /** A setting whose name speaks of a cache or a temporary place (`cache_dir =`, `tmpdir:`). */
 const CACHE_SETTING = /^\s*[\w.-]*(cache|tmp|temp)[\w.-]*\s*[=:]/i;
 
@@ -353,6 +366,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const leftBehind = MOVE_ALL_ASK.test(ask) || (MOVE_ASK.test(ask) && !REST_DELETE_ASK.test(ask)) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
   // a pruning that kept only empty files of the kind it pruned (failed runs) threw the data away
   const prunedToEmpty = report.keptEmpty.flatMap((k) => k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`));
+  // an archive unpacked over an install that writes its own settings over the ones there loses
+  // them (an upgrade keeps local configuration unless asked to reset or replace it)
+  const unpacks = e.writes.some((w) => /^(tar -x|unzip|7z)/.test(w.by));
+  const settingsUnpackedOver = unpacks && !REPLACE_ASK.test(ask)
+    ? lost.filter((p) => !deleted.has(p) && SETTINGS_FILE.test(p)).map((p) => `${p} (settings the unpacked archive wrote over; what they held is nowhere else)`)
+    : [];
   // (a pid or lock file holds a number or nothing: no data to keep a copy of)
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
@@ -364,6 +383,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
           : leftBehind
     ).filter((p) => !MARKER_FILE.test(p)),
     ...prunedToEmpty,
+    ...settingsUnpackedOver,
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
@@ -377,6 +397,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
     ...(adds ? addedOver.map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
     ...strays.map((x) => `${x.path} lost an entry the request does not speak of (${x.line})`),
+    // a configuration's entry the request does not speak of, gone with one it does (a range
+    // delete running past the end of the named entry)
+    ...(REPLACE_ASK.test(ask) ? [] : (report.droppedSections ?? []).flatMap((d) => d.headings.filter((h) => !sectionNamed(h, asked)).map((h) => `${d.path} lost an entry the request does not speak of (${h})`))),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
   ];
   const openToAll = report.changes
