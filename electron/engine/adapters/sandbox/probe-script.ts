@@ -451,7 +451,9 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       if (!GLOB.test(r.target)) rewrittenFrom.set(t, new Set(operands.filter((a) => !GLOB.test(a)).map(abs)));
     }
     if (cmd.dynamic) continue;
-    if (MOVERS.has(cmd.name)) {
+    // ln without --force never replaces what is there (it fails instead)
+    const lnKeeps = cmd.name === 'ln' && !cmd.argv.slice(1).some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
+    if (MOVERS.has(cmd.name) && !lnKeeps) {
       const m = moverArgs(cmd);
       if (m.dest !== undefined) {
         const dest = abs(m.dest);

@@ -46,6 +46,9 @@ function onlyRestricts(mode: string | undefined): boolean {
   return mode.split(',').every((c) => /^[go]+-[rwxXst]+$/.test(c));
 }
 
+/** Files in /etc that every account reads (logins, name lookups, shells' start-up). */
+const READ_BY_ALL = /^\/etc\/(passwd|group|hosts|resolv\.conf|nsswitch\.conf|services|protocols|localtime|timezone|os-release|shells|profile|bash\.bashrc|environment|ld\.so\.(cache|conf)|host\.conf|networks|mime\.types|login\.defs)$/;
+
 /** A numeric mode that gives others nothing (640, 0750, 600). */
 function othersGetNothing(mode: string | undefined): boolean {
   return mode !== undefined && /^0?[0-7]{2}0$/.test(mode);
@@ -148,7 +151,7 @@ const ASKS: { effect: keyof Pick<Facts['effects'], 'deletes' | 'writes' | 'modeC
   { effect: 'deletes', words: /\b(delete|remove|rm|clear|clean|empty|purge|prune|erase|wipe|get rid|discard|drop|trash|tidy|uninstall|truncate|shred|destroy|nuke|blow away|zap|ditch|toss|scrap|junk|cull|free up|reclaim|declutter|rotate|expire|evict)/i, what: 'deletes' },
   { effect: 'writes', words: /\b(create|write|save|append|add|copy|cp|move|mv|rename|put|make|update|set|replac(e|es|ed|ing)|overwrit(e|es|ing)|empty|truncate|reset|clear|extract|unpack|untar|unzip|compress|decompress|uncompress|gunzip|gzip|archive|zip|tar|touch|new|edit|change|fill|backup|back up|duplicate|link|restore|record|log|note|insert|store|shred|convert|repoint|point|relink|switch|decode|encode|turn (on|off)|disable|enable|raise|lower|increase|decrease|bump|comment|uncomment|swap|normali[sz]e|strip|trim|line endings|crlf|carriage returns?|install|deploy|publish|generate|regenerate|dump|export|import|sync|mirror|populate|seed|stash|bundle|combine|merge|concatenate|join|split|sort|dedupe|de-?duplicate|format|rewrite|refresh|rebuild|patch|apply|tweak|adjust|configure|upload|promote|revert|roll ?back|rotate)/i, what: 'writes' },
   { effect: 'modeChanges', words: /\b(chmod|perms?\b|permission|executable|runnable|readable|writable|can (read|write|run|use)|private|mode|lock|restrict|access|setuid|setgid|suid|sgid|sticky|secure|tighten|harden|loosen|open up|exec bit|x bit)/i, what: 'changes the mode of' },
-  { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand over|give|transfer|hand off|reassign|take over)/i, what: 'changes the owner of' },
+  { effect: 'ownerChanges', words: /\b(chown|owner|own|belong|hand(ed|ing|s)? (\w+ ){0,2}(over|off)\b|give|transfer|reassign|take over)/i, what: 'changes the owner of' },
 ];
 
 /**
@@ -378,8 +381,13 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       if (a.effect === 'deletes' && x.glob && listedPartly(env.globs[x.path], scope)) return undefined;
       // what rm and its kin delete must have been looked through (its entries, copies, what names it)
       if (a.effect === 'deletes' && ENTRY_DELETERS.has(x.by) && !env.doomedAnswered.includes(x.path)) return undefined;
-      // a system path only when it is a named configuration file in /etc being written or emptied
-      if (x.system && !((a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && !x.recursive && !x.glob && etcNamed)) return undefined;
+      // a system path only when it is a named configuration file in /etc being written or emptied,
+      // or closed by a mode that only takes access away ("/etc/shadow is world-readable, fix it")
+      // (an account file too, named by its path: closing it grants nothing; not one every account
+      // must read to log in or look names up)
+      const narrowed = a.effect === 'modeChanges' && onlyRestricts(x.mode) && /^\/etc\/[^/]+$/.test(x.path) && !READ_BY_ALL.test(x.path) && scope.paths.includes(x.path) && seen?.exists === true && seen.type === 'file' && seen.links <= 1;
+      const etcEdit = (a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && etcNamed;
+      if (x.system && !((etcEdit || narrowed) && !x.recursive && !x.glob)) return undefined;
       // a secret only when the change can only close it: a mode that takes access away, or an owner
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")

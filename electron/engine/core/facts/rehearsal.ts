@@ -208,6 +208,9 @@ function sectionNamed(heading: string, said: ReadonlySet<string>): boolean {
   return name.size === 0 || [...name].some((w) => said.has(w));
 }
 
+/** A request to stop a program and start it again. */
+const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
+
 /** A settings file by its name or its folder. */
 const SETTINGS_FILE = /\.(conf|cfg|cnf|ini|ya?ml|toml|env|properties)$|\/(\.env[^/]*|config\.json|settings\.json)$|\/(conf|config|etc|settings)\/[^/]+$/;
 
@@ -468,7 +471,8 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. `lossless`
  * asks for more: nothing that was there lost or changed (no delete, rewrite, mode or owner
  * change, no append to a file with content but a log; a file renamed to a free name is not a
- * delete) and no process stopped. Returns the reason, or undefined.
+ * delete) and no process stopped (one the request asks to restart, running again with the same
+ * command line, was not). Returns the reason, or undefined.
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
@@ -476,7 +480,10 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   const renamed = new Set(report.changes.flatMap((c) => (c.change === 'created' && c.movedFrom !== undefined ? [c.movedFrom] : [])));
   // nor is one whose content is still there afterwards (a copy elsewhere, or compressed beside it)
   const kept = new Set(report.kept ?? []);
-  if (lossless && (report.killed.length > 0 || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path)))))) return undefined;
+  // (nor is a process the request asks to have restarted that runs again as it was, its pid file
+  // written anew)
+  const restartAsked = RESTART_ASK.test(req.request ?? '');
+  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path))))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
