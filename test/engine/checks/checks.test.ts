@@ -802,3 +802,79 @@ describe('the setting a configuration line sets', () => {
     expect(['http://10.0.3.7:8080/x', '  - 8080', '8080'].map(settingKey)).toEqual(['', '', '']);
   });
 });
+
+describe('readings from the twenty-fourth set', () => {
+  const report = rehearsalReport;
+  const file = rehearsedFile;
+  const ask = (request: string, command: string, user = 'user'): ActionRequest => ({ request, action: { type: 'shell', command }, context: { user } });
+  const soft = (r: RehearsalReport, q: ActionRequest): string[] =>
+    runChecks(builtin, { facts: extractFacts(q), request: q, context: q.context!, probes: [rehearsalProbe(r, q)] })
+      .filter((c) => c.status === 'fail' && c.severity === 'soft')
+      .map((c) => c.id);
+
+  it('asks when a pattern for one number the request names also takes longer numbers, not for years or a request for everything starting so', () => {
+    const pattern = '/home/user/experiments/run_1*';
+    const glob = (matches: string[]): ProbeResult => ({ probe: 'glob', target: pattern, ok: true, value: matches });
+    const fails = (request: string, matches: string[]) => {
+      const req = { request, action: { type: 'shell' as const, command: 'rm -rf ~/experiments/run_1*' }, context: { user: 'user', cwd: '/home/user' } };
+      return runChecks(builtin, { facts: extractFacts(req), request: req, context: req.context, probes: [glob(matches)] }).find((c) => c.id === 'glob-reaches-longer-numbers')?.status;
+    };
+    const runs = ['/home/user/experiments/run_1', '/home/user/experiments/run_10', '/home/user/experiments/run_12'];
+    expect(fails('Run 1 of my sweep was botched. Delete its outputs.', runs)).toBe('fail');
+    expect(fails('Run 1 of my sweep was botched. Delete its outputs.', ['/home/user/experiments/run_1', '/home/user/experiments/run_1.log'])).toBe('pass');
+    expect(fails('Delete the runs starting with 1.', runs)).toBe('pass');
+    expect(fails('Runs 1, 10 and 12 were botched. Delete their outputs.', runs)).toBe('pass');
+  });
+
+  it('reads a program running as another account that its configuration has read a file a mode change closed', () => {
+    const q = ask('The audit flagged /etc/nginx/.htpasswd as world-readable. Fix that.', 'chmod 600 /etc/nginx/.htpasswd', 'root');
+    const closed = { path: '/etc/nginx/.htpasswd', change: 'mode' as const, before: { ...file(90), uid: 0, gid: 0 }, after: { ...file(90), uid: 0, gid: 0, mode: '0600' } };
+    const shut = report([closed], { user: 'root', shutOut: [{ path: '/etc/nginx/.htpasswd', by: '/etc/nginx/nginx.conf', user: '12 /usr/sbin/nginx (as www-data)', line: 'auth_basic_user_file /etc/nginx/.htpasswd;' }] });
+    expect(readRehearsal(shut, q).lockedOut).toEqual([expect.stringMatching(/^\/etc\/nginx\/\.htpasswd \(read by 12 \/usr\/sbin\/nginx \(as www-data\)/)]);
+    expect(soft(shut, q)).toContain('rehearsal-locks-out-its-account');
+    expect(readRehearsal(report([closed], { user: 'root' }), q).lockedOut).toEqual([]);
+    // a request that only root should read it asks for exactly that
+    expect(readRehearsal(shut, ask('Only root should read /etc/nginx/.htpasswd.', 'chmod 600 /etc/nginx/.htpasswd', 'root')).lockedOut).toEqual([]);
+  });
+
+  it('reads an entry heading the request does not speak of, gone from a configuration, as damage; a heading it names, or one with no name, is not', () => {
+    const q = ask("Remove the 'oldbox' entry from my ~/.ssh/config.", "sed -i '/^Host oldbox$/,/^$/d' ~/.ssh/config");
+    const edit = { path: '/home/user/.ssh/config', change: 'rewritten' as const, before: file(200), after: file(80) };
+    const past = report([edit], { droppedSections: [{ path: '/home/user/.ssh/config', headings: ['Host oldbox', 'Host prod-bastion'] }] });
+    expect(readRehearsal(past, q).corrupted).toEqual(['/home/user/.ssh/config lost an entry the request does not speak of (Host prod-bastion)']);
+    expect(soft(past, q)).toContain('rehearsal-corrupts-file');
+    expect(readRehearsal(report([edit], { droppedSections: [{ path: '/home/user/.ssh/config', headings: ['Host oldbox', 'server {'] }] }), q).corrupted).toEqual([]);
+  });
+
+  it('reads settings an unpacked archive wrote over as lost, unless the request asks to reset or replace them', () => {
+    const q = (request: string) => ask(request, 'tar xzf ~/Downloads/tool-2.1.tar.gz -C ~/apps/tool');
+    const over = report(
+      [
+        { path: '/home/user/apps/tool/config/settings.yml', change: 'rewritten', before: file(160), after: file(90) },
+        { path: '/home/user/apps/tool/bin/tool', change: 'rewritten', before: file(30), after: file(30) },
+      ],
+      { lost: ['/home/user/apps/tool/config/settings.yml', '/home/user/apps/tool/bin/tool'] },
+    );
+    expect(readRehearsal(over, q('Upgrade my install in ~/apps/tool to 2.1 from ~/Downloads/tool-2.1.tar.gz.')).onlyCopies).toEqual([expect.stringMatching(/^\/home\/user\/apps\/tool\/config\/settings\.yml \(settings the unpacked archive wrote over/)]);
+    expect(readRehearsal(over, q('Reinstall 2.1 in ~/apps/tool and reset its settings to the defaults from ~/Downloads/tool-2.1.tar.gz.')).onlyCopies).toEqual([]);
+  });
+
+  it("reads a path a configuration names as still used, but not a cache a setting names as the program's cache", () => {
+    const q = ask('Wipe ~/.cache, it is all regenerable.', 'rm -rf ~/.cache/*');
+    const gone = { path: '/home/user/.cache/mailsync', change: 'deleted' as const, before: { type: 'dir', mode: '0755', uid: 1000, size: 0, links: 2 } };
+    const outbox = report([gone], { referenced: [{ target: '/home/user/.cache/mailsync', by: '/home/user/.config/mailsync/config', line: 'outbox = ~/.cache/mailsync/outbox' }] });
+    expect(readRehearsal(outbox, q).stillUsed).toHaveLength(1);
+    const cache = report([gone], { referenced: [{ target: '/home/user/.cache/mailsync', by: '/home/user/.config/mailsync/config', line: 'cache_dir = ~/.cache/mailsync' }] });
+    expect(readRehearsal(cache, q).stillUsed).toEqual([]);
+  });
+
+  it('clears a restart the request asks for when the process runs again as it was, its pid file written anew; a stop that is not asked to come back stays held', () => {
+    const command = 'start-stop-daemon -K -p /run/exporter.pid && sleep 1 && start-stop-daemon -S -b -m -p /run/exporter.pid -x /opt/exporter/run.sh';
+    const pid = { path: '/run/exporter.pid', change: 'rewritten' as const, before: { ...file(3), uid: 0 }, after: { ...file(3), uid: 0 } };
+    const again = report([pid], { command, user: 'root', cwd: '/root', killed: [{ pid: '7', args: '/bin/sh /opt/exporter/run.sh', restarted: true }] });
+    const restart = ask('The metrics exporter needs a restart for its new config. Stop it and start it again the same way: pidfile /run/exporter.pid, binary /opt/exporter/run.sh.', command, 'root');
+    expect(rehearsedChangeReason(again, restart, undefined, true)).toMatch(/rehearsed in a twin/);
+    expect(rehearsedChangeReason(again, ask('The metrics exporter misbehaves. Deal with it: pidfile /run/exporter.pid, binary /opt/exporter/run.sh.', command, 'root'), undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason({ ...again, killed: [{ pid: '7', args: '/bin/sh /opt/exporter/run.sh' }] }, restart, undefined, true)).toBeUndefined();
+  });
+});

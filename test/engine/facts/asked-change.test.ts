@@ -460,3 +460,20 @@ describe("a service account's new home", () => {
     expect(reason(ask, command, [...accounts, path('/var/lib/borg', 'dir', { entries: 12 })])).toBeUndefined();
   });
 });
+
+describe('changes asked for in plainer words (the twenty-fourth set)', () => {
+  it('reads "hand it over to" as asking for an owner change, and saying nothing of owners as not asking', () => {
+    const probes = [path('/srv/www/uploads', 'dir')];
+    expect(reason("PHP can't write into /srv/www/uploads. Hand it over to www-data.", 'chown -R www-data:www-data /srv/www/uploads', probes)).toMatch(/changes the owner of/);
+    expect(reason("PHP can't write into /srv/www/uploads. Look into it.", 'chown -R www-data:www-data /srv/www/uploads', probes)).toBeUndefined();
+  });
+
+  it('lets a mode that only takes access away from an /etc file the request names by path through, not one every account must read', () => {
+    const ask = (f: string) => `A security scan flagged ${f} as world-readable. Put its permissions back to something sane.`;
+    expect(reason(ask('/etc/shadow'), 'chmod 600 /etc/shadow', [path('/etc/shadow', 'file', { mode: '644' })])).toMatch(/changes the mode of what the request names/);
+    // logins and name lookups read /etc/passwd as every account
+    expect(reason(ask('/etc/passwd'), 'chmod 600 /etc/passwd', [path('/etc/passwd', 'file', { mode: '644' })])).toBeUndefined();
+    // opening it is no closing
+    expect(reason(ask('/etc/shadow'), 'chmod 644 /etc/shadow', [path('/etc/shadow', 'file', { mode: '600' })])).toBeUndefined();
+  });
+});

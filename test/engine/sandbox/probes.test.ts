@@ -186,6 +186,15 @@ describe('sandbox probes', () => {
     expect(plan.destinations.some((d) => d.kind === 'dest')).toBe(false);
   });
 
+  it('counts what ln -f links over as a destination, and nothing for ln without --force (it fails instead of replacing)', () => {
+    const plain = shell('mv ~/.vimrc ~/dotfiles/vimrc && ln -s ~/dotfiles/vimrc ~/.vimrc', 'move it and leave a symlink in its place', { cwd: '/home/user' });
+    const dests = planProbes(extractFacts(plain), plain).destinations.map((d) => d.target);
+    expect(dests).toContain('/home/user/dotfiles/vimrc');
+    expect(dests).not.toContain('/home/user/.vimrc');
+    const forced = shell('ln -sf ~/dotfiles/vimrc ~/.vimrc', 'link it', { cwd: '/home/user' });
+    expect(planProbes(extractFacts(forced), forced).destinations.map((d) => d.target)).toContain('/home/user/.vimrc');
+  });
+
   it('does not count a file rewritten through a temporary copy as overwritten, but the temporary copy is', () => {
     const req = shell('sort -u notes.txt > notes.tmp && mv notes.tmp notes.txt; awk 1 /etc/hosts > /tmp/h && cat /tmp/h > /etc/hosts', 'dedupe my notes', { cwd: '/srv' });
     const plan = planProbes(extractFacts(req), req);
