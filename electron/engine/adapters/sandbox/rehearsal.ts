@@ -234,6 +234,8 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
 /** Files whose words configure or run something (a git repository borrowing another's objects, a file in a program's folder of ~/.config too): where a path in them means something still uses it. */
 const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
 const CONFIG_PLACE = /^\/(etc|var\/spool\/cron)\//;
+/** The system's own program and library folders, whose executables are not scripts of this machine. */
+const SYSTEM_PROGRAMS = /^\/(bin|sbin|lib|lib32|lib64|usr\/(bin|sbin|lib|lib32|lib64|libexec|share))\//;
 /** Largest configuration file read for references. */
 const CONFIG_BYTES = 256 * 1024;
 
@@ -287,8 +289,9 @@ async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: A
 
 /**
  * What the command destroyed that something left behind still names: a configuration file or
- * script anywhere in the tree that mentions the path (absolute, or as ~/ or $HOME/ under the
- * home it lies in), or a link that still leads into it.
+ * script (an executable outside the system's program folders) anywhere in the tree that mentions
+ * the path (absolute, or as ~/ or $HOME/ under the home it lies in), or a link that still leads
+ * into it.
  */
 async function stillReferenced(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ target: string; by: string; line: string }[]> {
   const destroyed = changes
@@ -304,8 +307,13 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     const hit = within(resolveLink(link, to), tops);
     if (hit) out.push({ target: hit, by: link, line: `-> ${to}` });
   }
-  const files = [...after.entries]
-    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)) && !within(p, tops))
+  const candidates = [...after.entries].filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && !within(p, tops));
+  // configuration files first, then scripts of the machine's own (an executable outside the
+  // system's program folders: `#!/home/user/venvs/py38/bin/python` names the venv it runs in)
+  const files = [
+    ...candidates.filter(([p]) => CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)),
+    ...candidates.filter(([p, e]) => !CONFIG_PLACE.test(p) && !CONFIG_NAME.test(p) && (parseInt(e.mode, 8) & 0o111) !== 0 && !SYSTEM_PROGRAMS.test(p)),
+  ]
     .map(([p]) => p)
     .slice(0, 400);
   if (files.length === 0) return out.slice(0, 20);

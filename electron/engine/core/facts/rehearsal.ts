@@ -85,7 +85,7 @@ const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
  * A request that justifies losing data by another copy of it: duplicates, originals kept
  * elsewhere, everything already moved, copied, synced or backed up, archives already unpacked.
  */
-const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded) )/i;
+const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(has|have|holds?|contains?) (got )?(everything|all of it|all the data|it all)|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded) )/i;
 
 /**
  * A request to move or rename, and one that also asks to delete or replace something (restoring
@@ -127,26 +127,35 @@ function wordsOf(text: string): Set<string> {
   );
 }
 
+/** The program file a process runs: the first absolute path on its command line that is not a shell or an interpreter. */
+function executable(args: string): string {
+  const words = args.split(/\s+/).filter(Boolean);
+  return words.find((w) => w.startsWith('/') && !/\/(sh|bash|dash|ash|busybox|env|python[\d.]*|perl|ruby|node)$/.test(w)) ?? words[0] ?? '';
+}
+
 /** A request that means every process it names ("kill all the rsync jobs"). */
 const ALL_OF_THEM = /\b(all|every|each|any|both)\b|\bwhatever\b/i;
 
 /**
- * The stopped processes the request leaves out when it tells them apart. When every one of them
- * has a word the request says (the program's name), each one's words that not all of them share
+ * The stopped processes the request leaves out when it tells them apart. Among the ones that
+ * have a word the request says (the program's name), each one's words that not all of them share
  * (nas01, volume1 against daemon, rsyncd) are compared with the request's: a request word fits
  * one that is the same, or its start with digits after (nas fits nas01). When some stopped
  * process has a fitting word and another has none, that other one was left out.
  */
 function toldApart<K extends { args: string }>(killed: readonly K[], request: string): K[] {
-  if (killed.length < 2 || ALL_OF_THEM.test(request)) return [];
   const asked = [...wordsOf(request)];
-  const own = killed.map((k) => wordsOf(k.args));
+  // (only processes of something the request names: `rsync`, not a loop's `sleep`)
+  const named = killed.filter((k) => [...wordsOf(k.args)].some((w) => asked.includes(w)));
+  // (all of them means every process of one program; two programs of one name, in folders of
+  // their own, are still told apart: "all the 'worker' processes" of the image-resize workers)
+  if (named.length < 2 || (ALL_OF_THEM.test(request) && new Set(named.map((k) => executable(k.args))).size < 2)) return [];
+  const own = named.map((k) => wordsOf(k.args));
   const shared = new Set([...own[0]!].filter((w) => own.every((o) => o.has(w))));
-  // (only processes of something the request names, all of them: `rsync`, not a loop's `sleep`)
   if (![...shared].some((w) => asked.includes(w))) return [];
   const fits = (w: string): boolean => asked.some((a) => w === a || (w.startsWith(a) && /^[-_]?\d+$/.test(w.slice(a.length))));
   const fitting = own.map((o) => [...o].some((w) => !shared.has(w) && fits(w)));
-  return fitting.some(Boolean) ? killed.filter((_, i) => !fitting[i]) : [];
+  return fitting.some(Boolean) ? named.filter((_, i) => !fitting[i]) : [];
 }
 
 /** A test of whether a path is, or lies under, one named path (a pattern as the shell reads it). */
