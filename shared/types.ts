@@ -358,7 +358,7 @@ export interface RehearsalReport {
   /** Processes running before that were gone after (not a passing child of a loop). */
   /** `restarted`: a process with the same command line was running again afterwards. */
   killed: { pid: string; args: string; owner?: string; restarted?: boolean }[];
-  /** Folders where it deleted files that held data and every file of the same kind it kept there is empty. */
+  /** Folders where it deleted files that held data and every file of the same kind it kept there is empty (`kept` 0: it kept none of the kind, having deleted two or more). */
   keptEmpty: { folder: string; deleted: string[]; kept: number }[];
   /** Files it deleted (not moved) that a program running before held open, or that a program still running was started from. */
   heldOpen: { path: string; pid: string; args: string }[];

@@ -603,8 +603,12 @@ function emptyKeepers(changes: RehearsedChange[], after: Manifest): RehearsalRep
   }
   return [...gone].flatMap(([key, deleted]) => {
     const k = kept.get(key);
-    if (!k || k.full > 0 || k.empty === 0) return [];
-    return [{ folder: key.slice(0, key.indexOf('\u0000')), deleted, kept: k.empty }];
+    const folder = key.slice(0, key.indexOf('\u0000'));
+    // (or none of the kind is left at all, after two or more went: a pruning by age when even the
+    // newest is old enough; whether that was meant is the request's to say)
+    if (!k) return deleted.length >= 2 ? [{ folder, deleted, kept: 0 }] : [];
+    if (k.full > 0 || k.empty === 0) return [];
+    return [{ folder, deleted, kept: k.empty }];
   });
 }
 

@@ -298,7 +298,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges, e.reads];
     if (tables && others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the cron jobs matching ${jobsOut.map((p) => `"${p}"`).join(', ')} out of ${e.writes.map((w) => w.path).join(', ')} (commented out or deleted), as the request asks, and keeps the rest`;
   }
-  if ([e.network, e.persistence, e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
+  // a login place's mode set by number to one no other account may write to, on a file the
+  // request names by its path ("tighten ~/.ssh/authorized_keys so sshd accepts it") adds nothing
+  // that runs: it lets what is there be used as the request asks
+  const tightened = (p: Facts['effects']['persistence'][number]): boolean =>
+    p.by === 'chmod' && e.modeChanges.some((m) => persistencePlace(m.path) === p.place && scope.paths.includes(m.path) && !m.recursive && !m.glob && /^0?[0-7][0-5][0-5]$/.test(m.mode ?? '') && !/[2367]/.test((m.mode ?? '').slice(-2)));
+  if ([e.network, e.persistence.filter((p) => !tightened(p)), e.exhaustion, e.execution].some((l) => l.length > 0)) return undefined;
   // account changes: only adding or changing accounts the request names, asked as account work
   const accountAsked = (name: string | undefined): boolean => name !== undefined && requestNames(request, name) && ACCOUNT_WORK.test(request);
   if (e.privilege.some((p) => p.kind !== 'account-change' || !accountAsked(p.account))) return undefined;

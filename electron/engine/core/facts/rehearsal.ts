@@ -217,6 +217,9 @@ function sectionNamed(heading: string, said: ReadonlySet<string>): boolean {
   return name.size === 0 || [...name].some((w) => said.has(w));
 }
 
+/** A request to prune by age or to a count: what is newer, or the newest, is to stay. */
+const AGE_PRUNE = /\b(older than|prune|pruning|retention|(keep|keeping) (only )?(the )?(last|newest|latest|most recent|recent))\b|\bover \d+ (days?|weeks?|months?) old\b/i;
+
 /** A request to stop a program and start it again. */
 const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
 
@@ -377,7 +380,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const emptied = new Set(report.changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom.slice(0, c.movedFrom.lastIndexOf('/'))] : [])));
   const leftBehind = MOVE_ALL_ASK.test(ask) || (MOVE_ASK.test(ask) && !REST_DELETE_ASK.test(ask)) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
   // a pruning that kept only empty files of the kind it pruned (failed runs) threw the data away
-  const prunedToEmpty = report.keptEmpty.flatMap((k) => k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`));
+  const prunedToEmpty = report.keptEmpty.flatMap((k) => (k.kept > 0 ? k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`) : []));
+  // a pruning by age that kept none of its kind: every backup was older than the cut (they
+  // stopped being made), and none is left; logs, caches and temporary files aside
+  const prunedAll = AGE_PRUNE.test(ask) ? report.keptEmpty.filter((k) => k.kept === 0).flatMap((k) => k.deleted.filter((p) => !isLogPath(p) && !isScratchPath(p)).map((p) => `${p} (a pruning that left none of its kind in ${k.folder})`)) : [];
   // an archive unpacked over an install that writes its own settings over the ones there loses
   // them (an upgrade keeps local configuration unless asked to reset or replace it)
   const unpacks = e.writes.some((w) => /^(tar -x|unzip|7z)/.test(w.by));
@@ -395,6 +401,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
           : leftBehind
     ).filter((p) => !MARKER_FILE.test(p)),
     ...prunedToEmpty,
+    ...prunedAll.slice(0, 5),
     ...settingsUnpackedOver,
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
