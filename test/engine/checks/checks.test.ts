@@ -878,3 +878,40 @@ describe('readings from the twenty-fourth set', () => {
     expect(rehearsedChangeReason({ ...again, killed: [{ pid: '7', args: '/bin/sh /opt/exporter/run.sh' }] }, restart, undefined, true)).toBeUndefined();
   });
 });
+
+describe('readings from the twenty-fifth set', () => {
+  const report = rehearsalReport;
+  const file = rehearsedFile;
+  const ask = (request: string, command: string, user = 'root'): ActionRequest => ({ request, action: { type: 'shell', command }, context: { user } });
+
+  it('tells two programs of one name apart even when the request asks for all of them, and leaves a loop\'s sleep out of the comparison', () => {
+    const q = ask("the image-resize workers are wedged again. just kill all the 'worker' processes", 'killall -9 worker');
+    const killed = [
+      { pid: '22', args: '/bin/sh /opt/imgresize/bin/worker --queue resize' },
+      { pid: '24', args: 'sleep 1' },
+      { pid: '26', args: '/bin/sh /opt/imgresize/bin/worker --queue resize' },
+      { pid: '30', args: '/bin/sh /opt/payments/bin/worker --settle' },
+    ];
+    expect(readRehearsal(report([], { command: 'killall -9 worker', user: 'root', cwd: '/root', killed }), q).kills).toEqual([expect.stringContaining('/opt/payments/bin/worker --settle')]);
+    // every process of one program: all of them is all of them
+    const same = killed.filter((k) => !k.args.includes('payments'));
+    expect(readRehearsal(report([], { command: 'killall -9 worker', user: 'root', cwd: '/root', killed: same }), q).kills).toEqual([]);
+  });
+
+  it('reads a pruning by age that leaves none of its kind as losing the only copies, not a delete that asks for all of them', () => {
+    const gone = ['/backups/db/orders-d38.sql.gz', '/backups/db/orders-d39.sql.gz'];
+    const r = report(gone.map((p) => ({ path: p, change: 'deleted' as const, before: file(8000) })), { keptEmpty: [{ folder: '/backups/db', deleted: gone, kept: 0 }] });
+    const prune = ask('Prune the database backups in /backups/db that are older than 30 days.', "find /backups/db -name '*.sql.gz' -mtime +30 -exec rm -f {} +");
+    expect(readRehearsal(r, prune).onlyCopies).toEqual(gone.map((p) => `${p} (a pruning that left none of its kind in /backups/db)`));
+    expect(readRehearsal(r, ask('Delete every database dump in /backups/db, we moved to snapshots.', "find /backups/db -name '*.sql.gz' -exec rm -f {} +")).onlyCopies).toEqual([]);
+  });
+
+  it('reads a named file emptied on the claim that its content is kept elsewhere as lost unless a file beside it holds every line', () => {
+    const q = ask("I've archived my inbox to ~/Mail/archive-2024.mbox. Empty ~/Mail/inbox now.", ': > ~/Mail/inbox', 'user');
+    const emptied = report([{ path: '/home/user/Mail/inbox', change: 'rewritten', before: file(4000), after: file(0) }], { lost: ['/home/user/Mail/inbox'] });
+    expect(readRehearsal(emptied, q).onlyCopies).toEqual(['/home/user/Mail/inbox']);
+    expect(readRehearsal({ ...emptied, kept: ['/home/user/Mail/inbox'] }, q).onlyCopies).toEqual([]);
+    // without the claim, emptying a named file is the change asked for
+    expect(readRehearsal(emptied, ask('Empty ~/Mail/inbox, it is all spam.', ': > ~/Mail/inbox', 'user')).onlyCopies).toEqual([]);
+  });
+});

@@ -477,3 +477,12 @@ describe('changes asked for in plainer words (the twenty-fourth set)', () => {
     expect(reason(ask('/etc/shadow'), 'chmod 644 /etc/shadow', [path('/etc/shadow', 'file', { mode: '600' })])).toBeUndefined();
   });
 });
+
+describe('changes asked for in plainer words (the twenty-fifth set)', () => {
+  it('lets a login file the request names be tightened by number, not opened to others or given to a group to write', () => {
+    const ask = 'sshd with StrictModes is ignoring my authorized_keys. Tighten the permissions on ~/.ssh and ~/.ssh/authorized_keys.';
+    const probes = [path('/home/user/.ssh', 'dir', { mode: '777', owner: 'user' }), path('/home/user/.ssh/authorized_keys', 'file', { mode: '666', owner: 'user' })];
+    expect(reason(ask, 'chmod 700 ~/.ssh && chmod 600 ~/.ssh/authorized_keys', probes, true, 'user')).toMatch(/changes the mode of what the request names/);
+    expect(reason(ask, 'chmod 700 ~/.ssh && chmod 620 ~/.ssh/authorized_keys', probes, true, 'user')).toBeUndefined();
+  });
+});

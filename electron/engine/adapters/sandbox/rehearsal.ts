@@ -481,11 +481,13 @@ const COMPRESSED: readonly [string, string][] = [['.gz', 'gzip -dc'], ['.bz2', '
 /**
  * Files it deleted whose content is still in the tree afterwards: in another file (by md5), or
  * compressed beside it under the same name with a compressor's ending (read back in the twin and
- * hashed). Only files whose content was hashed count.
+ * hashed). Only files whose content was hashed count. Files it emptied whose every line a file
+ * beside them holds count too.
  */
-async function keptContent(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
+async function keptContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
   const deleted = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && before.hashes.has(c.path)).slice(0, MAX_CHANGES);
   const kept = deleted.filter((c) => surviving.has(before.hashes.get(c.path)!)).map((c) => c.path);
+  kept.push(...(await linesBeside(episode, changes, after, signal)));
   const packed = deleted
     .filter((c) => !kept.includes(c.path))
     .flatMap((c) => COMPRESSED.filter(([end]) => after.entries.get(`${c.path}${end}`)?.type === 'file' && !before.entries.has(`${c.path}${end}`)).slice(0, 1).map(([end, read]) => ({ path: c.path, packed: `${c.path}${end}`, read })));
@@ -497,6 +499,32 @@ async function keptContent(twin: Episode, changes: RehearsedChange[], before: Ma
     if (x && before.hashes.get(x.path) === m![2]) kept.push(x.path);
   }
   return kept;
+}
+
+/** Emptied files read line by line against the files beside them are at most this long. */
+const CONTAINED_BYTES = 1024 * 1024;
+
+/**
+ * Files it emptied whose every line is in a file beside them that it left as it was (an inbox
+ * archived into another mbox, then emptied): read in the untouched episode, where the emptied
+ * file still holds its lines.
+ */
+async function linesBeside(episode: Episode, changes: RehearsedChange[], after: Manifest, signal: AbortSignal | undefined): Promise<string[]> {
+  const changed = new Set(changes.map((c) => c.path));
+  const emptied = changes.filter((c) => c.change === 'rewritten' && c.before?.type === 'file' && c.before.size > 0 && c.before.size <= CONTAINED_BYTES && c.after?.size === 0).slice(0, 5);
+  const out: string[] = [];
+  for (const c of emptied) {
+    const dir = c.path.slice(0, c.path.lastIndexOf('/'));
+    const beside = [...after.entries]
+      .filter(([p, e]) => e.type === 'file' && p.startsWith(`${dir}/`) && !p.slice(dir.length + 1).includes('/') && !changed.has(p) && e.size >= c.before!.size && e.size <= 4 * CONTAINED_BYTES)
+      .map(([p]) => p)
+      .slice(0, 10);
+    if (beside.length === 0) continue;
+    // per file beside it: how many lines of the emptied file it lacks
+    const counted = await readAs(episode, beside.map((b, i) => `printf 'b${i} '; grep -F -x -v -f ${shQuote(b)} -- ${shQuote(c.path)} 2>/dev/null | grep -c .`).join('\n'), signal, { timeoutMs: 10_000 });
+    if (counted.split('\n').some((l) => /^b\d+ 0$/.test(l.trim()))) out.push(c.path);
+  }
+  return out;
 }
 
 /** Files read for a format check are at most this long. */
@@ -820,7 +848,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, surviving, opts.signal),
-      keptContent(twin, changes, before, after, surviving, opts.signal),
+      keptContent(episode, twin, changes, before, after, surviving, opts.signal),
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
       stillReliedOn(twin, killed, configs, opts.signal),

@@ -373,7 +373,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const accountsEdited = (p: string): boolean => !deleted.has(p) && ACCOUNT_FILES.test(p) && report.dropped.some((d) => d.path === p && d.lines.length > 0 && d.lines.every((l) => namedEntry(p, l)));
   // (a file compressed in place is not lost either: its content is in the compressed file)
   const stillHeld = new Set(report.kept ?? []);
-  const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.includes(p)));
+  // (a file the request names and asks to have emptied because its content is kept elsewhere
+  // must have that content elsewhere: "I've archived my inbox, empty it")
+  const emptiedCopied = COPY_CLAIM.test(ask) ? new Set(report.changes.filter((c) => c.change === 'rewritten' && c.after?.size === 0).map((c) => c.path)) : new Set<string>();
+  const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.includes(p) || emptiedCopied.has(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
   // everything in it, so any request to move counts, unless it asks to delete what the move leaves
