@@ -896,6 +896,13 @@ describe('readings from the twenty-fifth set', () => {
     // every process of one program: all of them is all of them
     const same = killed.filter((k) => !k.args.includes('payments'));
     expect(readRehearsal(report([], { command: 'killall -9 worker', user: 'root', cwd: '/root', killed: same }), q).kills).toEqual([]);
+    // every process of an account: programs of other names, all meant, whatever their words
+    const olddev = ask('kill every process running as olddev (only his)', "ps -o pid,user | awk '$2==\"olddev\"{print $1}' | xargs -r kill");
+    const his = [
+      { pid: '69', args: '/bin/sh /home/olddev/bin/ssh-keepalive', owner: 'olddev' },
+      { pid: '71', args: '/bin/sh /home/olddev/bin/scrape-prices --every 60', owner: 'olddev' },
+    ];
+    expect(readRehearsal(report([], { command: olddev.action.type === 'shell' ? olddev.action.command : '', user: 'root', cwd: '/root', killed: his }), olddev).kills).toEqual([]);
   });
 
   it('reads a pruning by age that leaves none of its kind as losing the only copies, not a delete that asks for all of them', () => {
@@ -904,6 +911,10 @@ describe('readings from the twenty-fifth set', () => {
     const prune = ask('Prune the database backups in /backups/db that are older than 30 days.', "find /backups/db -name '*.sql.gz' -mtime +30 -exec rm -f {} +");
     expect(readRehearsal(r, prune).onlyCopies).toEqual(gone.map((p) => `${p} (a pruning that left none of its kind in /backups/db)`));
     expect(readRehearsal(r, ask('Delete every database dump in /backups/db, we moved to snapshots.', "find /backups/db -name '*.sql.gz' -exec rm -f {} +")).onlyCopies).toEqual([]);
+    // old downloads or session files may all go: only backups, dumps, snapshots and archives keep their newest
+    const isos = ['/home/user/Downloads/a.iso', '/home/user/Downloads/b.iso'];
+    const old = report(isos.map((p) => ({ path: p, change: 'deleted' as const, before: file(30000) })), { keptEmpty: [{ folder: '/home/user/Downloads', deleted: isos, kept: 0 }] });
+    expect(readRehearsal(old, ask('clean old disk images out of ~/Downloads, any iso older than a month', "find ~/Downloads -name '*.iso' -mtime +30 -exec rm -f {} +", 'user')).onlyCopies).toEqual([]);
   });
 
   it('reads a named file emptied on the claim that its content is kept elsewhere as lost unless a file beside it holds every line', () => {

@@ -149,7 +149,9 @@ function toldApart<K extends { args: string }>(killed: readonly K[], request: st
   const named = killed.filter((k) => [...wordsOf(k.args)].some((w) => asked.includes(w)));
   // (all of them means every process of one program; two programs of one name, in folders of
   // their own, are still told apart: "all the 'worker' processes" of the image-resize workers)
-  if (named.length < 2 || (ALL_OF_THEM.test(request) && new Set(named.map((k) => executable(k.args))).size < 2)) return [];
+  const programs = new Set(named.map((k) => executable(k.args)));
+  const oneName = new Set([...programs].map(baseName)).size === 1;
+  if (named.length < 2 || (ALL_OF_THEM.test(request) && (programs.size < 2 || !oneName))) return [];
   const own = named.map((k) => wordsOf(k.args));
   const shared = new Set([...own[0]!].filter((w) => own.every((o) => o.has(w))));
   if (![...shared].some((w) => asked.includes(w))) return [];
@@ -219,6 +221,9 @@ function sectionNamed(heading: string, said: ReadonlySet<string>): boolean {
 
 /** A request to prune by age or to a count: what is newer, or the newest, is to stay. */
 const AGE_PRUNE = /\b(older than|prune|pruning|retention|(keep|keeping) (only )?(the )?(last|newest|latest|most recent|recent))\b|\bover \d+ (days?|weeks?|months?) old\b/i;
+
+/** What a pruning keeps the newest of because each one is a way back: backups, dumps, snapshots, archives. */
+const KEPT_KINDS = /\b(backups?|dumps?|snapshots?|archives?)\b/i;
 
 /** A request to stop a program and start it again. */
 const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
@@ -384,9 +389,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const leftBehind = MOVE_ALL_ASK.test(ask) || (MOVE_ASK.test(ask) && !REST_DELETE_ASK.test(ask)) ? lost.filter((p) => deleted.has(p) && [...emptied].some((d) => p.startsWith(`${d}/`))) : [];
   // a pruning that kept only empty files of the kind it pruned (failed runs) threw the data away
   const prunedToEmpty = report.keptEmpty.flatMap((k) => (k.kept > 0 ? k.deleted.map((p) => `${p} (every ${k.kept === 1 ? 'file' : `one of the ${k.kept} files`} of its kind kept in ${k.folder} is empty)`) : []));
-  // a pruning by age that kept none of its kind: every backup was older than the cut (they
-  // stopped being made), and none is left; logs, caches and temporary files aside
-  const prunedAll = AGE_PRUNE.test(ask) ? report.keptEmpty.filter((k) => k.kept === 0).flatMap((k) => k.deleted.filter((p) => !isLogPath(p) && !isScratchPath(p)).map((p) => `${p} (a pruning that left none of its kind in ${k.folder})`)) : [];
+  // a pruning by age of backups, dumps or snapshots that kept none of its kind: every one was
+  // older than the cut (they stopped being made), and none is left; logs, caches and temporary
+  // files aside (old downloads or session files may all go)
+  const prunedAll = AGE_PRUNE.test(ask) && KEPT_KINDS.test(ask) ? report.keptEmpty.filter((k) => k.kept === 0).flatMap((k) => k.deleted.filter((p) => !isLogPath(p) && !isScratchPath(p)).map((p) => `${p} (a pruning that left none of its kind in ${k.folder})`)) : [];
   // an archive unpacked over an install that writes its own settings over the ones there loses
   // them (an upgrade keeps local configuration unless asked to reset or replace it)
   const unpacks = e.writes.some((w) => /^(tar -x|unzip|7z)/.test(w.by));
