@@ -1010,7 +1010,16 @@ kw() {
 kb() {
   for c in "${'$'}{2%/*}"/*; do
     [ "$c" != "$2" ] && smallnote "$c" || continue
-    kw "$1" "$c" && break
+    kw "$1" "$c" && { r "$1" done 1; return; }
+  done
+  # any other small plain file beside it (a status or state file) with a line that says to keep
+  # and names it, by its whole name or by its stem: "note: spool is the only copy until shipped"
+  b=${'$'}{2##*/}; t=${'$'}{b%%.*}; [ ${'$'}{#t} -ge 4 ] || t=$b
+  for c in "${'$'}{2%/*}"/*; do
+    [ "$c" != "$2" ] && [ -f "$c" ] && [ ! -L "$c" ] && ! notename "$c" || continue
+    [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+    l=$(grep -iE -- "$KEEP" "$c" 2>/dev/null | grep -m 1 -iwF -e "$b" -e "$t" | head -c 300)
+    [ -n "$l" ] && { r "$1" note "$c"; r "$1" says "$l"; break; }
   done
   r "$1" done 1
 }
