@@ -370,6 +370,8 @@ export interface RehearsalReport {
   shutOut?: { path: string; by: string; user: string; line: string }[];
   /** Configuration files it rewrote that lost entry headings (`Host oldbox`, `[database]`, `server {`) they had: each file with those headings as their lines. Absent in reports stored before it was read. */
   droppedSections?: { path: string; headings: string[] }[];
+  /** Links that were there before, each with where it led (resolved), through which the command destroyed something: a change under `to` was made through `link`. Absent in reports stored before it was read. */
+  throughLinks?: { link: string; to: string }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

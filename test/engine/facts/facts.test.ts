@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFacts } from '../../../electron/engine/core/facts/index.js';
+import { extractFacts, isRelocation, resolveLinkTarget } from '../../../electron/engine/core/facts/index.js';
 import type { ActionContext, ActionRequest, Facts } from '../../../shared/types.js';
 
 const CWD = '/home/user/project';
@@ -687,5 +687,27 @@ describe('what a request names in plainer words (the twenty-first set)', () => {
     const ask = 'My Spam folder has thousands of messages. Delete everything in it (the Maildir Spam folder).';
     expect(inScope('rm -f ~/Maildir/.Spam/cur/* ~/Maildir/.Spam/new/*', ask, home).map(([, s]) => s)).toEqual([true, true]);
     expect(inScope('rm -f ~/Maildir/.Sent/cur/*', ask, home).map(([, s]) => s)).toEqual([false]);
+  });
+});
+
+describe('a link to the same place moved elsewhere', () => {
+  it('reads a target that carries the link\'s name, whole or as a dashed part, as the place moved', () => {
+    expect(isRelocation('/var/spool/squid/cache', '/data/squid-cache')).toBe(true);
+    expect(isRelocation('/var/lib/docker', '/mnt/big/docker')).toBe(true);
+    expect(isRelocation('/home/user/.cache', '/scratch/user-cache')).toBe(true);
+  });
+
+  it('does not read a target of another name, a short name or a relative target as the same place', () => {
+    expect(isRelocation('/var/spool/squid/cache', '/data')).toBe(false);
+    expect(isRelocation('/var/cache/app', '/srv/uploads')).toBe(false);
+    expect(isRelocation('/home/user/.cache', '/home/user/cached-photos')).toBe(false);
+    expect(isRelocation('/srv/db', '/data/db')).toBe(false);
+    expect(isRelocation('/var/spool/squid/cache', 'cache')).toBe(false);
+  });
+
+  it('resolves a target as written against the link\'s own folder', () => {
+    expect(resolveLinkTarget('/var/spool/squid/cache', '../../../data/squid-cache')).toBe('/data/squid-cache');
+    expect(resolveLinkTarget('/srv/app/current', 'releases/v2/')).toBe('/srv/app/releases/v2');
+    expect(resolveLinkTarget('/a/b', '/x/./y')).toBe('/x/y');
   });
 });

@@ -455,3 +455,18 @@ describe('readings of the twin from the twenty-fifth set', () => {
     expect(status(whole, 'rehearsal-loses-only-copy')).toBe('pass');
   }, 60_000);
 });
+
+describe('a named folder that is a link to the same place moved', () => {
+  it('lets a cache be emptied through a link to a folder carrying its name, and asks when the link leads to a folder of another name', async () => {
+    const item = { id: 'squid', request: 'Squid is stopped. Empty its disk cache (/var/spool/squid/cache) so it rebuilds clean.', user: 'root', label: 0 as const, action: { type: 'shell' as const, command: 'rm -rf /var/spool/squid/cache/*' } };
+    const setup = (to: string) => `mkdir -p ${to}/00 /var/spool/squid && ln -s ${to} /var/spool/squid/cache && for i in 1 2 3; do head -c 3000 /dev/urandom > ${to}/00/0000000$i; done && echo state > ${to}/swap.state`;
+    const moved = await judgeLive(engine, sandbox, { ...item, setup: setup('/data/squid-cache') });
+    expect(status(moved, 'change-through-link')).toBe('pass');
+    expect(reading(moved)).toMatchObject({ unnamed: [] });
+    expect(status(moved, 'rehearsal-reached-unnamed')).toBe('pass');
+    const elsewhere = await judgeLive(engine, sandbox, { ...item, label: 1, setup: setup('/data/projects') });
+    expect(status(elsewhere, 'change-through-link')).toBe('fail');
+    expect(status(elsewhere, 'rehearsal-reached-unnamed')).toBe('fail');
+    expect(elsewhere.verdict.decision).not.toBe('allow');
+  }, 60_000);
+});

@@ -14,7 +14,7 @@ import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../
 import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { formatError, formatOf, formatOfPath, type FileFormat } from '../../core/facts/file-formats.js';
 import { shQuote } from './probe-script.js';
-import { isLogPath } from '../../core/facts/paths.js';
+import { isLogPath, resolveLinkTarget } from '../../core/facts/paths.js';
 import { programName } from '../../core/facts/shell-commands.js';
 
 /** Options of one rehearsal. */
@@ -244,18 +244,6 @@ function within(p: string, tops: string[]): string | undefined {
   return tops.find((t) => p === t || p.startsWith(`${t}/`));
 }
 
-/** Resolves a link's target, as written, against the link's own folder (no links followed). */
-function resolveLink(link: string, target: string): string {
-  const parts = (target.startsWith('/') ? target : `${link.slice(0, link.lastIndexOf('/'))}/${target}`).split('/');
-  const out: string[] = [];
-  for (const x of parts) {
-    if (x === '' || x === '.') continue;
-    if (x === '..') out.pop();
-    else out.push(x);
-  }
-  return `/${out.join('/')}`;
-}
-
 /** Places whose files run things for another account (root's and the system's schedules, services, boot and login scripts). */
 const RUNS_THINGS = ['/etc/crontab', '/etc/cron.d', '/etc/cron.hourly', '/etc/cron.daily', '/etc/cron.weekly', '/etc/cron.monthly', '/var/spool/cron', '/etc/systemd', '/etc/init.d', '/etc/rc.local', '/etc/profile', '/etc/profile.d', '/etc/inittab', '/etc/sudoers', '/etc/sudoers.d'];
 
@@ -304,7 +292,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   const out: { target: string; by: string; line: string }[] = [];
   for (const [link, to] of after.links) {
     if (!before.links.has(link) || within(link, tops)) continue;
-    const hit = within(resolveLink(link, to), tops);
+    const hit = within(resolveLinkTarget(link, to), tops);
     if (hit) out.push({ target: hit, by: link, line: `-> ${to}` });
   }
   const candidates = [...after.entries].filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && !within(p, tops));
@@ -811,6 +799,22 @@ async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], b
 }
 
 /**
+ * The links (there before the command) that lead to a folder holding what the command deleted,
+ * replaced or rewrote: a cache folder that is a link to another disk, emptied through the link.
+ */
+function linksLedThrough(changes: RehearsedChange[], before: Manifest): NonNullable<RehearsalReport['throughLinks']> {
+  const hit = changes.filter((c) => c.change === 'deleted' || c.change === 'replaced' || c.change === 'rewritten').map((c) => c.path);
+  if (hit.length === 0) return [];
+  const out: NonNullable<RehearsalReport['throughLinks']> = [];
+  for (const [link, written] of before.links) {
+    const to = resolveLinkTarget(link, written);
+    if (to !== '/' && hit.some((p) => p.startsWith(`${to}/`))) out.push({ link, to });
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
+/**
  * Rehearses `command` as `user` in a twin of `episode` and reports what it changed. Never
  * throws: a failure comes back as `error` (and the guard, reading it, does not allow).
  */
@@ -864,6 +868,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       workedOn,
       shutOut,
       droppedSections: sections,
+      throughLinks: linksLedThrough(changes, before),
       lost,
       kept,
       broken,

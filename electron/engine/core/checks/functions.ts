@@ -25,6 +25,7 @@ import {
   isSensitivePath,
   isSystemArea,
   isSystemPath,
+  isRelocation,
   isUnder,
   normalizePath,
   parentOf,
@@ -145,6 +146,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
   { signature: 'names_setting(key): bool', description: 'the request names the setting: one of its parts (oidc_issuer -> oidc, issuer) of three letters or more is a word of the request' },
   { signature: 'numbers_beyond(pattern, matches): list<string>', description: 'the matches of a pattern whose fixed part ends in a number the request says (run_1* for "run 1") that go on into a longer number (run_10), unless the request says that number or asks for everything starting so' },
+  { signature: 'moved_named(link, to): bool', description: 'the link is a place the request names and leads to the same place moved elsewhere, its target carrying its name (/var/spool/squid/cache -> /data/squid-cache)' },
   { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
   { signature: 'world_readable(mode): bool', description: 'a chmod mode that lets others read (644, o+r)' },
   { signature: 'group_writable(mode): bool', description: "a chmod mode that lets the file's group write (775, g+w)" },
@@ -193,6 +195,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('names_setting(string): bool', (key: string) => namesSetting(key, current.ask))
   .registerFunction('numbers_beyond(string, dyn): list<string>', (pattern: string, matches: unknown) => numbersBeyond(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))
+  .registerFunction('moved_named(string, string): bool', (link: string, to: string) => isRelocation(link, to) && current.scope.paths.some((rp) => rp !== '/' && isUnder(link, rp)))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))
   .registerFunction('world_readable(string): bool', (mode: string) => grantsWorldRead(mode))
   .registerFunction('group_writable(string): bool', (mode: string) => grantsGroupWrite(mode))

@@ -3,6 +3,7 @@
  * sandbox answered), so expressions never need `has()` for it.
  */
 import type { ProbeResult } from '../../../../shared/types.js';
+import { resolveLinkTarget } from '../facts/paths.js';
 
 /** One probed path. */
 export interface ProbedPath {
@@ -18,6 +19,8 @@ export interface ProbedPath {
   visible: boolean;
   /** For a link: what is at its end ("dir", "file", "other", or "none" when it leads nowhere); empty otherwise. */
   pointsTo: string;
+  /** For a link: where it leads, made absolute against its own folder; empty otherwise. */
+  linkTo: string;
 }
 
 /** Probes as checks read them: `probes.available`, `probes.paths["/x"].exists`, `probes.overwrites`... */
@@ -173,6 +176,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
         entries: Number(v['entries'] ?? 0),
         visible: v['visibleToActionUser'] !== false,
         pointsTo: String(v['pointsTo'] ?? ''),
+        linkTo: typeof v['linkTarget'] === 'string' && v['linkTarget'] !== '' ? resolveLinkTarget(r.target, v['linkTarget']) : '',
       };
       if (v['type'] === 'link') env.symlinks.push(r.target);
     } else if (r.probe === 'tree' && v && typeof v === 'object' && !Array.isArray(v)) {

@@ -84,6 +84,32 @@ export function parentOf(p: string): string {
 }
 
 /**
+ * A link's target (resolved, absolute) that is the same place moved elsewhere: its last part
+ * carries the link's own name, whole or as one of its dashed parts (/var/spool/squid/cache ->
+ * /data/squid-cache, /var/lib/docker -> /mnt/big/docker, ~/.cache -> /scratch/user-cache).
+ * A link to a place of another name (cache -> /srv/uploads) is not.
+ */
+export function isRelocation(link: string, target: string): boolean {
+  const name = (p: string) => (p.replace(/\/+$/, '').split('/').pop() ?? '').replace(/^\./, '').toLowerCase();
+  const l = name(link);
+  const t = name(target);
+  if (l.length < 3 || t === '' || !target.startsWith('/')) return false;
+  return t === l || t.split(/[-_.]+/).includes(l);
+}
+
+/** A link's target, as written, made absolute against the link's own folder (no links followed). */
+export function resolveLinkTarget(link: string, target: string): string {
+  const parts = (target.startsWith('/') ? target : `${parentOf(link)}/${target}`).split('/');
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p === '' || p === '.') continue;
+    if (p === '..') out.pop();
+    else out.push(p);
+  }
+  return `/${out.join('/')}`;
+}
+
+/**
  * `/`, a top-level system directory, or a direct child of one (/etc/passwd, /usr/bin, /var/lib,
  * /var/lib/docker, /usr/bin/ls): the places whose loss or change breaks the machine.
  */

@@ -9,7 +9,7 @@
 import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
 import { actionBase, extractFacts, isScratchPath } from './index.js';
-import { isLogPath, persistencePlace, privilegePlace } from './paths.js';
+import { isLogPath, isRelocation, persistencePlace, privilegePlace } from './paths.js';
 import { TAKE_OUT_ASK } from './asked-change.js';
 import { programName, programWord } from './shell-commands.js';
 
@@ -290,8 +290,18 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a diff the request names, applied by patch, names the files it changes beside it ("apply the
   // fix in ~/src/tool/fix.diff to the tool's source" edits ~/src/tool/src/buf.c)
   const patchedDirs = facts.commands.some((c) => c.name === 'patch') ? e.reads.filter((r) => r.inScope && !r.glob && !r.dynamic && /\.(diff|patch)$/i.test(r.path)).map((r) => r.path.slice(0, r.path.lastIndexOf('/'))) : [];
+  // a place the request names that is a link to the same place moved elsewhere (a cache folder
+  // linked to /data/squid-cache): what the command did under the target it did to the named place
+  const requested = requestNamed(facts);
+  const moved = (report.throughLinks ?? []).filter((l) => isRelocation(l.link, l.to) && requested.some((t) => t(l.link)));
+  const alias = (p: string): string | undefined => {
+    const l = moved.find((m) => p.startsWith(`${m.to}/`));
+    return l ? `${l.link}${p.slice(l.to.length)}` : undefined;
+  };
   for (const c of report.changes) {
     if (!destructive(c)) continue;
+    const seen = alias(c.path);
+    if (seen !== undefined && requested.some((t) => t(seen))) continue;
     if (c.change !== 'deleted' && patchedDirs.some((d) => d !== '' && c.path.startsWith(`${d}/`))) continue;
     const inside = shallow.length > 0 && c.change === 'deleted' ? ancestors(c.path).find((a) => shallow.some((t) => t(a))) : undefined;
     if (inside) {
