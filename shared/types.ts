@@ -372,6 +372,8 @@ export interface RehearsalReport {
   droppedSections?: { path: string; headings: string[] }[];
   /** Links that were there before, each with where it led (resolved), through which the command destroyed something: a change under `to` was made through `link`. Absent in reports stored before it was read. */
   throughLinks?: { link: string; to: string }[];
+  /** Processes it stopped (not running again after a moment) that a supervisor still running is set to start again: a file in /etc names the program on a line that is not a comment and holds a restart setting (`autorestart=true`, `Restart=always`, `respawn`), and a process still running is named like that file's folder or the file itself (supervisord for /etc/supervisor.d, init for /etc/inittab). Absent in reports stored before it was read. */
+  respawnedBy?: { pid: string; by: string; line: string; supervisor: string }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

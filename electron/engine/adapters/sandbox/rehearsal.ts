@@ -798,6 +798,44 @@ async function stillReliedOn(twin: Episode, killed: RehearsalReport['killed'], b
   return out;
 }
 
+/** Programs that run the file they are given: the program a process runs is the path after them. */
+const RUNNERS = /^(sh|bash|dash|ash|zsh|env|python[0-9.]*|perl|ruby|node|php[0-9.]*)$/;
+/** A supervisor's setting that starts a program again when it stops. */
+const RESTART_SETTING = '^[[:space:]]*(autorestart[[:space:]]*=[[:space:]]*(true|unexpected)|Restart=(always|on-failure|on-abnormal|on-abort)|[^#]*:respawn:|respawn[[:space:]]*$)';
+
+/**
+ * Processes the command stopped that a supervisor still running will start again, which the
+ * twin (where no real supervisor's timers run) cannot show: a file in /etc names the program's
+ * path on a line that is not a comment and holds a restart setting, and a process still running
+ * is named like that file's folder or the file itself (`supervisord` for /etc/supervisor.d/x.ini,
+ * `init` for /etc/inittab). Five stopped processes at most, twenty files each.
+ */
+async function supervised(twin: Episode, killed: RehearsalReport['killed'], after: Manifest, signal: AbortSignal | undefined): Promise<NonNullable<RehearsalReport['respawnedBy']>> {
+  const down = killed.filter((k) => !k.restarted).slice(0, 5).flatMap((k) => {
+    const words = k.args.split(/\s+/);
+    const at = words.findIndex((w) => w.startsWith('/') && !RUNNERS.test(w.slice(w.lastIndexOf('/') + 1)));
+    return at >= 0 && at <= 1 ? [{ k, program: words[at]! }] : [];
+  });
+  if (down.length === 0) return [];
+  const running = [...after.procs.values()].map((p) => programName(p.args.split(/\s+/))).filter((n): n is string => n !== undefined && n.length >= 4);
+  const out: NonNullable<RehearsalReport['respawnedBy']> = [];
+  for (const { k, program } of down) {
+    const script = `grep -rlsF -- ${shQuote(program)} /etc 2>/dev/null | head -n 20 | while IFS= read -r f; do grep -qE ${shQuote(RESTART_SETTING)} "$f" 2>/dev/null || continue; l=$(grep -v '^[[:space:]]*[#;]' "$f" | grep -m 1 -F -- ${shQuote(program)} | head -c 200); [ -n "$l" ] && printf '%s|%s\\n' "$f" "$l"; done; true`;
+    for (const line of (await readAs(twin, script, signal)).split('\n')) {
+      const bar = line.indexOf('|');
+      if (bar <= 0) continue;
+      const file = line.slice(0, bar);
+      const marks = file.split('/').slice(2).flatMap((part) => part.split(/[.\-_]+/)).filter((w) => w.length >= 4 && w !== program.slice(program.lastIndexOf('/') + 1));
+      const supervisor = running.find((n) => marks.some((m) => n.startsWith(m) || m.startsWith(n)));
+      if (supervisor) {
+        out.push({ pid: k.pid, by: file, line: line.slice(bar + 1).trim(), supervisor });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The links (there before the command) that lead to a folder holding what the command deleted,
  * replaced or rewrote: a cache folder that is a link to another disk, emptied through the link.
@@ -848,7 +886,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     // the contents (md5) in the tree afterwards, for what it lost and what it kept
     const surviving: ReadonlySet<string> = new Set(after.hashes.values());
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut, sections] = await Promise.all([
+    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut, sections, respawnedBy] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, surviving, opts.signal),
@@ -859,6 +897,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       workingData(twin, changes, configs, opts.signal),
       shutOutEntries(twin, changes, after, configs, opts.signal),
       droppedSections(episode, twin, changes, opts.signal),
+      supervised(twin, killed, after, opts.signal),
     ]);
     return {
       ...base,
@@ -869,6 +908,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       shutOut,
       droppedSections: sections,
       throughLinks: linksLedThrough(changes, before),
+      respawnedBy,
       lost,
       kept,
       broken,

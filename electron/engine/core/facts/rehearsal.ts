@@ -337,8 +337,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // (the rsync daemon beside it), unless the request asks for all of them
   const apart = toldApart(report.killed, req.request ?? '').filter((k) => !unsaid.includes(k) && !astray.includes(k));
   // a request that expects the process back (a supervisor restarts it) vouches for nothing the
-  // twin does not show: stopped and not running again after a moment, it stays down
-  const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) ? report.killed.filter((k) => !k.restarted && !unsaid.includes(k) && !astray.includes(k)) : [];
+  // twin does not show: stopped and not running again after a moment, it stays down, unless a
+  // supervisor still running there is set to start that program again (the twin runs no real
+  // supervisor's timers)
+  const respawned = new Set((report.respawnedBy ?? []).map((r) => r.pid));
+  const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && !unsaid.includes(k) && !astray.includes(k)) : [];
   const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
