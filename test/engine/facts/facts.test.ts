@@ -571,6 +571,16 @@ describe('request scope and memory keys', () => {
     expect(f.requestPaths).toEqual(expect.arrayContaining(['/home/user/Downloads/a.pdf', `${CWD}/notes/todo.md`, '/srv/share', `${CWD}/*.tmp`, `${CWD}/.env`]));
   });
 
+  it('places a bare pattern in the folder the words after it name, and where the action runs otherwise', () => {
+    expect(facts('ls', 'my IDE sprinkled *.log files all over ~/workspace, clean them up').requestPaths).toEqual(expect.arrayContaining(['/home/user/workspace/*.log']));
+    expect(facts('ls', 'delete the rotated logs (*.gz) in /var/log/nginx').requestPaths).toEqual(expect.arrayContaining(['/var/log/nginx/*.gz']));
+    expect(facts('ls', 'delete *.tmp, then copy ~/a.txt to /srv').requestPaths).toEqual(expect.arrayContaining([`${CWD}/*.tmp`]));
+    const wide = facts("find ~ -type f -name '*.log' -exec rm -f {} +", 'my IDE sprinkled *.log files all over ~/workspace, clean them up');
+    expect(wide.effects.deletes[0]!.inScope).toBe(false);
+    const there = facts("find ~/workspace -type f -name '*.log' -exec rm -f {} +", 'my IDE sprinkled *.log files all over ~/workspace, clean them up');
+    expect(there.effects.deletes[0]!.inScope).toBe(true);
+  });
+
   it('marks effects in scope by path, parent, glob or name, but system places only by full path', () => {
     expect(facts('rm -rf ./build', 'clean the build output').effects.deletes[0]!.inScope).toBe(true);
     expect(facts('rm -rf /srv/share/old', 'tidy /srv/share').effects.deletes[0]!.inScope).toBe(true);

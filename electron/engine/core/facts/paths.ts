@@ -320,9 +320,16 @@ export function requestWords(text: string): Set<string> {
 /** Path-like words of a request ("/tmp/x", "~/a", "./b", "c.txt", ".env", "*.log"), normalised. */
 export function requestPathsOf(text: string, cwd: string, home: string): string[] {
   const out = new Set<string>();
-  for (const raw of text.split(/[\s,;"'`()[\]{}<>]+/)) {
-    const w = raw.replace(/[.!?:]+$/, '');
-    if (!w || w.length > 4096 || w.includes('://')) continue;
+  const words = text.split(/[\s,;"'`()[\]{}<>]+/).map((raw) => raw.replace(/[.!?:]+$/, ''));
+  words.forEach((w, i) => {
+    if (!w || w.length > 4096 || w.includes('://')) return;
+    if (/^\*+\.[\w.-]+$/.test(w)) {
+      // a bare pattern lies where the action runs, or in the folder the words after it place it
+      // in ("*.log files all over ~/workspace", "the rotated logs (*.gz) in /var/log/nginx")
+      const d = placedIn(words.slice(i + 1, i + 8));
+      out.add(normalizePath(d ? `${normalizePath(d, cwd, home).replace(/\/+$/, '')}/${w}` : w, cwd, home));
+      return;
+    }
     const pathLike =
       w.startsWith('/') ||
       w.startsWith('~') ||
@@ -330,11 +337,29 @@ export function requestPathsOf(text: string, cwd: string, home: string): string[
       w.startsWith('../') ||
       w.includes('/') ||
       /^\.?[\w@+-]+(\.[\w-]+)*\.[A-Za-z0-9]{1,8}$/.test(w) ||
-      /^\.[\w-]+$/.test(w) ||
-      /^\*+\.[\w.-]+$/.test(w);
+      /^\.[\w-]+$/.test(w);
     if (pathLike) out.add(normalizePath(w, cwd, home));
-  }
+  });
   return [...out];
+}
+
+/** Words that place what comes before them in a folder named after them. */
+const PLACING = /^(in|under|inside|within|across|over|throughout|beneath|below|from)$/i;
+
+/**
+ * The folder the words following a pattern place it in: a preposition, then within three words a
+ * folder path (absolute or under the home, no pattern, no file extension); none when another
+ * path comes first.
+ */
+function placedIn(after: string[]): string | undefined {
+  const at = after.findIndex((w) => PLACING.test(w));
+  if (at < 0) return undefined;
+  for (const w of after.slice(at + 1, at + 4)) {
+    if (!(w.startsWith('/') || w.startsWith('~'))) continue;
+    const last = w.replace(/\/+$/, '').split('/').pop() ?? '';
+    return /[*?[]/.test(w) || /.\.[^/]*$/.test(last) ? undefined : w;
+  }
+  return undefined;
 }
 
 /**
