@@ -847,7 +847,8 @@ ip() {
     [ "${'$'}{q#/proc/}" = "$WS" ] && continue
     a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
     case "$a" in ''|*warden-probe*) continue ;; esac
-    h=$( IFS=' '; set -f; for w in $a; do case "$w" in "$2"/*) [ -d "$w" ] && [ ! -L "$w" ] && { printf '%s' "$w"; break; } ;; esac; done )
+    # (a folder given whole, or as the folder of a file or pattern it writes: -o DIR/frame_####, --out=DIR/x)
+    h=$( IFS=' '; set -f; for w in $a; do w=${'$'}{w#--*=}; case "$w" in "$2"/*) ;; *) continue ;; esac; for v in "$w" "${'$'}{w%/*}"; do case "$v" in "$2"/?*) [ -d "$v" ] && [ ! -L "$v" ] && { printf '%s' "$v"; break 2; } ;; esac; done; done )
     [ -z "$h" ] && { w=$(readlink "$q/cwd" 2>/dev/null); case "$w" in "$2"/*) h=$w ;; esac; }
     if [ -n "$h" ]; then r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 240) (working in $h)"; break; fi
   done
