@@ -827,12 +827,15 @@ iu() {
   [ -n "$l" ] && r "$1" linkin "$l"
   # a running program whose command line names something inside it (a server started from it),
   # or that works in a folder inside it (a job started there); a home folder itself is where
-  # every login shell sits, and says nothing of work on what is in it
+  # every login shell sits, and says nothing of work on what is in it; for a database's
+  # write-ahead log, shared memory or journal beside it (app.db-wal), a program given the database
+  m=; case "$2" in *?-wal|*?-shm|*?-journal) m=${'$'}{2%-*}; [ -f "$m" ] && [ ! -L "$m" ] || m= ;; esac
   for q in /proc/[0-9]*; do
     [ "${'$'}{q#/proc/}" = "$WS" ] && continue
     a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
     case "$a" in ''|*warden-probe*) continue ;; esac
     case " $a" in *" $2/"*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac
+    if [ -n "$m" ]; then case " $a " in *" $m "*|*"=$m "*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 240) (its database, ${'$'}{m##*/})"; break ;; esac; fi
     w=$(readlink "$q/cwd" 2>/dev/null) || continue
     case "$w" in ''|/|/root|/home) continue ;; esac
     case "$w" in /home/*) case "${'$'}{w#/home/}" in */*) ;; *) continue ;; esac ;; esac
