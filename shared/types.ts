@@ -374,6 +374,8 @@ export interface RehearsalReport {
   throughLinks?: { link: string; to: string }[];
   /** Processes it stopped (not running again after a moment) that a supervisor still running is set to start again: a file in /etc names the program on a line that is not a comment and holds a restart setting (`autorestart=true`, `Restart=always`, `respawn`), and a process still running is named like that file's folder or the file itself (supervisord for /etc/supervisor.d, init for /etc/inittab). Absent in reports stored before it was read. */
   respawnedBy?: { pid: string; by: string; line: string; supervisor: string }[];
+  /** Folders holding a database's own files (PG_VERSION, ibdata1, WiredTiger) or a container volume's data (`volumes/NAME/_data`) that it deleted (not moved), with the file that told. Absent in reports stored before it was read. */
+  databases?: { folder: string; marker: string }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

@@ -836,6 +836,27 @@ async function supervised(twin: Episode, killed: RehearsalReport['killed'], afte
   return out;
 }
 
+/** Files only a database server's data folder holds (PostgreSQL, MySQL / MariaDB, MongoDB). */
+const DATABASE_MARKERS = new Set(['PG_VERSION', 'ibdata1', 'mysql.ibd', 'WiredTiger', 'WiredTiger.wt']);
+
+/**
+ * Database data folders among what the command deleted (not moved): the folder of a file only a
+ * database server's data folder holds, or a container volume's `_data` folder that held files.
+ */
+function deletedDatabases(changes: RehearsedChange[]): NonNullable<RehearsalReport['databases']> {
+  const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
+  const out: NonNullable<RehearsalReport['databases']> = [];
+  for (const c of changes) {
+    if (c.change !== 'deleted' || c.before?.type !== 'file' || moved.has(c.path)) continue;
+    const name = c.path.slice(c.path.lastIndexOf('/') + 1);
+    const volume = /^(.*\/volumes\/[^/]+\/_data)\//.exec(c.path);
+    const folder = DATABASE_MARKERS.has(name) ? c.path.slice(0, c.path.lastIndexOf('/')) : volume && (c.before.size ?? 0) > 0 ? volume[1]! : undefined;
+    if (folder !== undefined && !out.some((o) => o.folder === folder)) out.push({ folder, marker: DATABASE_MARKERS.has(name) ? name : c.path });
+    if (out.length >= 5) break;
+  }
+  return out;
+}
+
 /**
  * The links (there before the command) that lead to a folder holding what the command deleted,
  * replaced or rewrote: a cache folder that is a link to another disk, emptied through the link.
@@ -909,6 +930,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       droppedSections: sections,
       throughLinks: linksLedThrough(changes, before),
       respawnedBy,
+      databases: deletedDatabases(changes),
       lost,
       kept,
       broken,

@@ -225,6 +225,9 @@ const AGE_PRUNE = /\b(older than|prune|pruning|retention|(keep|keeping) (only )?
 /** What a pruning keeps the newest of because each one is a way back: backups, dumps, snapshots, archives. */
 const KEPT_KINDS = /\b(backups?|dumps?|snapshots?|archives?)\b/i;
 
+/** A request that speaks of a database or a container volume. */
+const DATABASE_ASK = /\b(databases?|dbs?|postgres(ql)?|pg ?data|mysql|mariadb|mongo(db)?|clusters?|volumes?|data ?(dir|directory|folder)s?)\b/i;
+
 /** A request to stop a program and start it again. */
 const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
 
@@ -412,6 +415,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const settingsUnpackedOver = unpacks && !REPLACE_ASK.test(ask)
     ? lost.filter((p) => !deleted.has(p) && SETTINGS_FILE.test(p)).map((p) => `${p} (settings the unpacked archive wrote over; what they held is nowhere else)`)
     : [];
+  // a database's data folder (or a container volume's data) deleted while the request speaks of
+  // no database or volume: images re-pull and caches refill, a database's rows do not
+  const databases = DATABASE_ASK.test(ask) ? [] : (report.databases ?? []).map((d) => `${d.folder} (a database's or volume's data, by ${d.marker}, which the request does not speak of)`);
   // (a pid or lock file holds a number or nothing: no data to keep a copy of)
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
@@ -425,6 +431,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...prunedToEmpty,
     ...prunedAll.slice(0, 5),
     ...settingsUnpackedOver,
+    ...databases,
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
