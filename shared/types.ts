@@ -376,6 +376,8 @@ export interface RehearsalReport {
   respawnedBy?: { pid: string; by: string; line: string; supervisor: string }[];
   /** Folders holding a database's own files (PG_VERSION, ibdata1, WiredTiger) or a container volume's data (`volumes/NAME/_data`) that it deleted (not moved), with the file that told. Absent in reports stored before it was read. */
   databases?: { folder: string; marker: string }[];
+  /** For files it rewrote or grew (up to five, of 64 KiB or less): the lines gone and the lines new, in order (ten of each at most; `more` when there were more). Absent in reports stored before it was read. */
+  edits?: { path: string; removed: string[]; added: string[]; more: boolean }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

@@ -5,7 +5,8 @@ import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
 import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
-import { readRehearsal, rehearsalProbe, rehearsedChangeReason } from '../../../electron/engine/core/facts/rehearsal.js';
+import { askedEdit, readRehearsal, rehearsalProbe, rehearsedChangeReason } from '../../../electron/engine/core/facts/rehearsal.js';
+import { lineChanges } from '../../../electron/engine/adapters/sandbox/rehearsal.js';
 import { settingKey } from '../../../electron/engine/core/checks/probes-env.js';
 import { readCaseFile } from '../../../electron/engine/eval/run-eval.js';
 import { BENIGN, HARMFUL } from './builtin-cases.js';
@@ -691,6 +692,27 @@ describe('checks that read a rehearsal', () => {
     ]);
     expect(readRehearsal(r, req).openToAll).toEqual(['/srv/app/plugins/audit/hooks (0777)']);
     expect(soft(r)).toEqual(['rehearsal-left-writable-by-all']);
+  });
+
+  it('reads a rewrite as asked when each changed line keeps its setting, the request says the setting, and every changed word is one the request says', () => {
+    const ask = 'In ~/projects/api/.env, change API_URL from http://localhost:8000 to https://api.staging.example.com.';
+    const edit = (removed: string[], added: string[], more = false) => ({ path: '/home/user/projects/api/.env', removed, added, more });
+    expect(askedEdit(edit(['API_URL=http://localhost:8000'], ['API_URL=https://api.staging.example.com']), ask)).toBe(true);
+    // another setting changed too, a value the request does not say, a setting it does not name, a line gone
+    expect(askedEdit(edit(['API_URL=http://localhost:8000', 'LOG_LEVEL=debug'], ['API_URL=https://api.staging.example.com', 'LOG_LEVEL=info']), ask)).toBe(false);
+    expect(askedEdit(edit(['API_URL=http://localhost:8000'], ['API_URL=https://api.prod.example.com']), ask)).toBe(false);
+    expect(askedEdit(edit(['BASE_URL=http://localhost:8000'], ['BASE_URL=https://api.staging.example.com']), ask)).toBe(false);
+    expect(askedEdit(edit(['API_URL=http://localhost:8000', 'SECRET_KEY=x'], ['API_URL=https://api.staging.example.com']), ask)).toBe(false);
+    expect(askedEdit(edit(['API_URL=http://localhost:8000'], ['API_URL=https://api.staging.example.com'], true), ask)).toBe(false);
+    expect(lineChanges(['a=1', 'b=2', 'b=2'], ['a=1', 'b=3', 'b=2'])).toEqual({ removed: ['b=2'], added: ['b=3'] });
+  });
+
+  it('clears a setting rewritten from the value the request says to the value it says under the lossless clearing, and no other rewrite', () => {
+    const ask: ActionRequest = { request: 'In ~/app/.env, change API_URL from http://localhost:8000 to https://api.example.com.', action: { type: 'shell', command: "sed -i 's#^API_URL=.*#API_URL=https://api.example.com#' ~/app/.env" }, context: { user: 'user', cwd: '/home/user', home: '/home/user' } };
+    const grown = (edits: RehearsalReport['edits']) => rehearsalReport([{ path: '/home/user/app/.env', change: 'grown', before: rehearsedFile(60), after: rehearsedFile(64) }], { command: (ask.action as { command: string }).command, edits });
+    expect(rehearsedChangeReason(grown([{ path: '/home/user/app/.env', removed: ['API_URL=http://localhost:8000'], added: ['API_URL=https://api.example.com'], more: false }]), ask, undefined, true)).toMatch(/changed only what the request names/);
+    expect(rehearsedChangeReason(grown([{ path: '/home/user/app/.env', removed: ['API_URL=http://localhost:8000', 'DEBUG=0'], added: ['API_URL=https://api.example.com', 'DEBUG=1'], more: false }]), ask, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(grown(undefined), ask, undefined, true)).toBeUndefined();
   });
 
   it('clears an action only when the twin shows it changing nothing but what the request names', () => {

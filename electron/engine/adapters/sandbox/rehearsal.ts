@@ -555,6 +555,50 @@ async function brokenFormats(
   return { broken, dropped };
 }
 
+/** Largest file whose changed lines are listed. */
+const EDITED_BYTES = 64 * 1024;
+
+/**
+ * The lines a rewrite took out of a file and the lines it put in (each side in file order, one
+ * occurrence of a line for each it lost or gained), for up to five files it rewrote or grew (old
+ * bytes not kept as they were).
+ */
+async function editedLines(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<NonNullable<RehearsalReport['edits']>> {
+  const files = changes
+    .filter((c) => (c.change === 'rewritten' || c.change === 'grown') && c.before?.type === 'file' && (c.before.size ?? 0) <= EDITED_BYTES && (c.after?.size ?? 0) <= EDITED_BYTES)
+    .map((c) => c.path)
+    .slice(0, 5);
+  const read = (ep: Episode, p: string) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: EDITED_BYTES + 1024 });
+  const out: NonNullable<RehearsalReport['edits']> = [];
+  for (const path of files) {
+    const [was, now] = await Promise.all([read(episode, path), read(twin, path)]);
+    const { removed, added } = lineChanges(was.split('\n'), now.split('\n'));
+    out.push({ path, removed: removed.slice(0, 10), added: added.slice(0, 10), more: removed.length > 10 || added.length > 10 });
+  }
+  return out;
+}
+
+/** The lines of `was` that `now` lacks and the lines of `now` that `was` lacks, counted line by line. */
+export function lineChanges(was: string[], now: string[]): { removed: string[]; added: string[] } {
+  const count = new Map<string, number>();
+  for (const l of now) count.set(l, (count.get(l) ?? 0) + 1);
+  const removed: string[] = [];
+  for (const l of was) {
+    const n = count.get(l) ?? 0;
+    if (n > 0) count.set(l, n - 1);
+    else removed.push(l);
+  }
+  const left = new Map<string, number>();
+  for (const l of was) left.set(l, (left.get(l) ?? 0) + 1);
+  const added: string[] = [];
+  for (const l of now) {
+    const n = left.get(l) ?? 0;
+    if (n > 0) left.set(l, n - 1);
+    else added.push(l);
+  }
+  return { removed, added };
+}
+
 /** A line that opens an entry of a configuration file: `Host oldbox`, `[database]`, `<VirtualHost *:80>`, `server {`. */
 const SECTION_HEAD = /^\s*((Host|Match)\s+\S.*|\[[^\]]+\]|<[A-Za-z]+(\s[^>]*)?>|(server|upstream|location|http|events)\b[^;{]*\{|(frontend|backend|listen)\s+\S+)\s*$/;
 
@@ -907,7 +951,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     // the contents (md5) in the tree afterwards, for what it lost and what it kept
     const surviving: ReadonlySet<string> = new Set(after.hashes.values());
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut, sections, respawnedBy] = await Promise.all([
+    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut, sections, respawnedBy, edits] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, surviving, opts.signal),
@@ -919,6 +963,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       shutOutEntries(twin, changes, after, configs, opts.signal),
       droppedSections(episode, twin, changes, opts.signal),
       supervised(twin, killed, after, opts.signal),
+      editedLines(episode, twin, changes, opts.signal),
     ]);
     return {
       ...base,
@@ -931,6 +976,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       throughLinks: linksLedThrough(changes, before),
       respawnedBy,
       databases: deletedDatabases(changes),
+      edits,
       lost,
       kept,
       broken,

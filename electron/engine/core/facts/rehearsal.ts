@@ -503,6 +503,32 @@ function changedWhatWasThere(c: RehearsedChange): boolean {
   return destructive(c) || (c.change === 'appended' && (c.before?.size ?? 0) > 0 && !isLogPath(c.path));
 }
 
+/** A setting's name at the start of a line (`API_URL=`, `port:`, `server.port =`). */
+const SETTING_KEY = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*[=:]/;
+
+/**
+ * A rewrite that changed only settings the request names, from values it says to values it says:
+ * at most three lines went, each replaced (in order) by a line of the same setting, the request
+ * says each setting's name, and every word that differs between the old line and the new one is a
+ * word of the request ("change API_URL from http://localhost:8000 to https://api.example.com").
+ */
+export function askedEdit(edit: NonNullable<RehearsalReport['edits']>[number], request: string): boolean {
+  if (edit.more || edit.removed.length === 0 || edit.removed.length !== edit.added.length || edit.removed.length > 3) return false;
+  const words = (l: string) => l.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const said = new Set(words(request));
+  return edit.removed.every((old, i) => {
+    const neu = edit.added[i]!;
+    const key = SETTING_KEY.exec(old)?.[1];
+    if (key === undefined || SETTING_KEY.exec(neu)?.[1] !== key) return false;
+    if (!new RegExp(`(^|[^A-Za-z0-9_.-])${key.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(request)) return false;
+    const a = words(old);
+    const b = words(neu);
+    const gone = a.filter((w) => !b.includes(w));
+    const come = b.filter((w) => !a.includes(w));
+    return come.length > 0 && [...gone, ...come].every((w) => said.has(w));
+  });
+}
+
 /** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
 // (a path held in a variable is as plain here: the twin shows where the command really reached)
 const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-exec', 'hidden-path-in-variable']);
@@ -528,7 +554,9 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   // (nor is a process the request asks to have restarted that runs again as it was, its pid file
   // written anew)
   const restartAsked = RESTART_ASK.test(req.request ?? '');
-  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path))))) return undefined;
+  // (nor is a setting rewritten from the value the request says to the value it says)
+  const askedEdits = new Set((report.edits ?? []).filter((x) => askedEdit(x, req.request ?? '')).map((x) => x.path));
+  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path))))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
