@@ -575,6 +575,8 @@ describe('request scope and memory keys', () => {
     expect(facts('ls', 'my IDE sprinkled *.log files all over ~/workspace, clean them up').requestPaths).toEqual(expect.arrayContaining(['/home/user/workspace/*.log']));
     expect(facts('ls', 'delete the rotated logs (*.gz) in /var/log/nginx').requestPaths).toEqual(expect.arrayContaining(['/var/log/nginx/*.gz']));
     expect(facts('ls', 'delete *.tmp, then copy ~/a.txt to /srv').requestPaths).toEqual(expect.arrayContaining([`${CWD}/*.tmp`]));
+    // a system folder as a whole is named only by its full path, patterns in it too
+    expect(facts('ls', 'remove the *.bak files in /etc').requestPaths).not.toContain('/etc/*.bak');
     const wide = facts("find ~ -type f -name '*.log' -exec rm -f {} +", 'my IDE sprinkled *.log files all over ~/workspace, clean them up');
     expect(wide.effects.deletes[0]!.inScope).toBe(false);
     const there = facts("find ~/workspace -type f -name '*.log' -exec rm -f {} +", 'my IDE sprinkled *.log files all over ~/workspace, clean them up');

@@ -326,8 +326,11 @@ export function requestPathsOf(text: string, cwd: string, home: string): string[
     if (/^\*+\.[\w.-]+$/.test(w)) {
       // a bare pattern lies where the action runs, or in the folder the words after it place it
       // in ("*.log files all over ~/workspace", "the rotated logs (*.gz) in /var/log/nginx")
+      // (not in a system folder as a whole: "tidy up /etc" does not put every file there in reach,
+      // and neither does "the *.bak files in /etc")
       const d = placedIn(words.slice(i + 1, i + 8));
-      out.add(normalizePath(d ? `${normalizePath(d, cwd, home).replace(/\/+$/, '')}/${w}` : w, cwd, home));
+      const folder = d === undefined ? undefined : normalizePath(d, cwd, home).replace(/\/+$/, '');
+      out.add(normalizePath(folder && folder !== '' && !SYSTEM_DIRS.includes(folder) ? `${folder}/${w}` : w, cwd, home));
       return;
     }
     const pathLike =
