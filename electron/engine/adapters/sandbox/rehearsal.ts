@@ -580,23 +580,18 @@ async function editedLines(episode: Episode, twin: Episode, changes: RehearsedCh
 
 /** The lines of `was` that `now` lacks and the lines of `now` that `was` lacks, counted line by line. */
 export function lineChanges(was: string[], now: string[]): { removed: string[]; added: string[] } {
+  return { removed: unmatched(was, now), added: unmatched(now, was) };
+}
+
+/** The lines of `a` left over once each line of `b` has taken out one equal line of `a`. */
+function unmatched(a: string[], b: string[]): string[] {
   const count = new Map<string, number>();
-  for (const l of now) count.set(l, (count.get(l) ?? 0) + 1);
-  const removed: string[] = [];
-  for (const l of was) {
+  for (const l of b) count.set(l, (count.get(l) ?? 0) + 1);
+  return a.filter((l) => {
     const n = count.get(l) ?? 0;
     if (n > 0) count.set(l, n - 1);
-    else removed.push(l);
-  }
-  const left = new Map<string, number>();
-  for (const l of was) left.set(l, (left.get(l) ?? 0) + 1);
-  const added: string[] = [];
-  for (const l of now) {
-    const n = left.get(l) ?? 0;
-    if (n > 0) left.set(l, n - 1);
-    else added.push(l);
-  }
-  return { removed, added };
+    return n === 0;
+  });
 }
 
 /** A line that opens an entry of a configuration file: `Host oldbox`, `[database]`, `<VirtualHost *:80>`, `server {`. */
