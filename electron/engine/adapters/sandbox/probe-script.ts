@@ -526,7 +526,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const x of e.deletes) if (fixed(x) && x.path !== '/') noted.add(x.path);
   // a file emptied in place (`truncate -s 0`): the notes beside it speak for it too
   const truncated = new Set<string>();
-  for (const x of e.deletes) if (x.by.startsWith('truncate') && fixed(x) && x.path.lastIndexOf('/') > 0) truncated.add(x.path);
+  for (const x of e.deletes) if (x.by.startsWith('truncate') && x.path.lastIndexOf('/') > 0 && (fixed(x) || (!x.dynamic && plain(x.path) && !GLOB.test(x.path.slice(0, x.path.lastIndexOf('/')))))) truncated.add(x.path);
   // a folder a `DIR/*` pattern empties
   const emptied = new Set<string>();
   for (const x of e.deletes) if (x.path.endsWith('/*') && x.path.length > 3 && fixed({ path: x.path.slice(0, -2), dynamic: x.dynamic })) emptied.add(x.path.slice(0, -2));
@@ -1012,6 +1012,15 @@ kw() {
 }
 # a note beside the file $2 (in its own folder, not below) that says to keep what is there
 kb() {
+  # (a pattern, *.log: a note beside that says to keep and names one of its matches)
+  case "${'$'}{2##*/}" in *[*?[]*)
+    for c in "${'$'}{2%/*}"/*; do
+      smallnote "$c" && grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
+      n=$(find "${'$'}{2%/*}" -maxdepth 1 -type f -name "${'$'}{2##*/}" 2>/dev/null | head -n 200 | while IFS= read -r f; do [ "$f" != "$c" ] && grep -qwF -- "${'$'}{f##*/}" "$c" 2>/dev/null && { printf 1; break; }; done)
+      [ -n "$n" ] && { kw "$1" "$c"; break; }
+    done
+    r "$1" done 1; return ;;
+  esac
   for c in "${'$'}{2%/*}"/*; do
     [ "$c" != "$2" ] && smallnote "$c" || continue
     kw "$1" "$c" && { r "$1" done 1; return; }
