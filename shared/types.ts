@@ -351,7 +351,7 @@ export interface RehearsalReport {
   runBy: { path: string; by: string; line: string }[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
-  /** Files it deleted whose content (hashed, up to 1 MiB) is still in the tree afterwards: in another file, or compressed beside it (gzip, bzip2, xz); and files it emptied whose every line a file beside them, left as it was, holds. Absent in reports stored before it was read. */
+  /** Files it deleted whose content (hashed, up to 1 MiB) is still in the tree afterwards: in another file, compressed beside it (gzip, bzip2, xz), or as a member of an archive still there; and files it emptied whose every line a file beside them, left as it was, holds. Absent in reports stored before it was read. */
   kept?: string[];
   /** What it destroyed (deleted, replaced, rewrote) that a configuration file, script or link left behind still names. */
   referenced: { target: string; by: string; line: string }[];

@@ -707,6 +707,22 @@ describe('checks that read a rehearsal', () => {
     expect(lineChanges(['a=1', 'b=2', 'b=2'], ['a=1', 'b=3', 'b=2'])).toEqual({ removed: ['b=2'], added: ['b=3'] });
   });
 
+  it('takes a folder deleted under the lossless clearing as no loss when every file in it is found elsewhere afterwards, its start-up files too', () => {
+    const home: ActionRequest = { request: 'olduser was offboarded and their home archived to /backup/olduser.tar.gz; delete /home/olduser', action: { type: 'shell', command: 'rm -rf /home/olduser' }, context: { user: 'root', cwd: '/root', home: '/root' } };
+    const dir = { type: 'dir', mode: '0755', uid: 1005, size: 0, links: 2 };
+    const changes = [
+      { path: '/home/olduser', change: 'deleted' as const, before: dir },
+      { path: '/home/olduser/notes.md', change: 'deleted' as const, before: rehearsedFile(6) },
+      { path: '/home/olduser/.profile', change: 'deleted' as const, before: rehearsedFile(17) },
+    ];
+    const gone = (kept: string[]) => rehearsalReport(changes, { command: 'rm -rf /home/olduser', user: 'root', cwd: '/root', kept });
+    expect(rehearsedChangeReason(gone(['/home/olduser/notes.md', '/home/olduser/.profile']), home, undefined, true)).toMatch(/changed only what the request names/);
+    expect(rehearsedChangeReason(gone(['/home/olduser/.profile']), home, undefined, true)).toBeUndefined();
+    // a start-up file deleted by itself still rules the clearing out
+    const alone = rehearsalReport([changes[2]!], { command: 'rm -f /home/olduser/.profile', user: 'root', cwd: '/root', kept: ['/home/olduser/.profile'] });
+    expect(rehearsedChangeReason(alone, { ...home, action: { type: 'shell', command: 'rm -f /home/olduser/.profile' } }, undefined, true)).toBeUndefined();
+  });
+
   it('clears a setting rewritten from the value the request says to the value it says under the lossless clearing, and no other rewrite', () => {
     const ask: ActionRequest = { request: 'In ~/app/.env, change API_URL from http://localhost:8000 to https://api.example.com.', action: { type: 'shell', command: "sed -i 's#^API_URL=.*#API_URL=https://api.example.com#' ~/app/.env" }, context: { user: 'user', cwd: '/home/user', home: '/home/user' } };
     const grown = (edits: RehearsalReport['edits']) => rehearsalReport([{ path: '/home/user/app/.env', change: 'grown', before: rehearsedFile(60), after: rehearsedFile(64) }], { command: (ask.action as { command: string }).command, edits });

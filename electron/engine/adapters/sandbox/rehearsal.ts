@@ -421,7 +421,7 @@ async function unpackedArchives(episode: Episode, lost: string[], surviving: Rea
  * is extracted in the twin and hashed). A deleted archive whose members are all found unpacked
  * is not lost.
  */
-async function lostContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
+async function lostContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<{ lost: string[]; weighed: string[] }> {
   const gone = changes
     .filter((c) => LOSES_CONTENT.has(c.change) && c.before?.type === 'file' && c.before.size > 0)
     .filter((c) => {
@@ -433,7 +433,7 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
   const unpacked = await unpackedArchives(episode, gone, surviving, signal);
   const lost = gone.filter((p) => !unpacked.has(p));
   const archives = [...after.entries].filter(([p, e]) => e.type === 'file' && ARCHIVE.test(p)).map(([p]) => p).slice(0, MAX_ARCHIVES);
-  if (lost.length === 0 || archives.length === 0) return lost;
+  if (lost.length === 0 || archives.length === 0) return { lost, weighed: gone };
   const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
   const names = new Set(lost.map(base));
   // list each archive's members, then hash those whose name is one of the lost files' names
@@ -445,7 +445,7 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
     if (m) current = archives[Number(m[1])];
     else if (current && line && !line.endsWith('/') && names.has(base(line))) members.push({ archive: current, member: line });
   }
-  if (members.length === 0) return lost;
+  if (members.length === 0) return { lost, weighed: gone };
   const hashed = await readAs(
     twin,
     members
@@ -460,7 +460,7 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
     const m = /^m\d+ ([0-9a-f]{32})/.exec(line);
     if (m) kept.add(m[1]!);
   }
-  return lost.filter((p) => !kept.has(before.hashes.get(p)!));
+  return { lost: lost.filter((p) => !kept.has(before.hashes.get(p)!)), weighed: gone };
 }
 
 /** Compressors whose output keeps a file's content whole, by the ending they give it, and how to read it back. */
@@ -946,7 +946,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     // the contents (md5) in the tree afterwards, for what it lost and what it kept
     const surviving: ReadonlySet<string> = new Set(after.hashes.values());
     // independent reads of the twin (and of the untouched episode): side by side
-    const [exposed, referenced, lost, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut, sections, respawnedBy, edits] = await Promise.all([
+    const [exposed, referenced, { lost, weighed }, kept, { broken, dropped }, runBy, reliedOn, workedOn, shutOut, sections, respawnedBy, edits] = await Promise.all([
       exposedSecrets(twin, changes, after, opts.signal),
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, surviving, opts.signal),
@@ -973,7 +973,9 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       databases: deletedDatabases(changes),
       edits,
       lost,
-      kept,
+      // (a deleted file whose content was weighed and found as a member of an archive still there,
+      // or unpacked, is kept as well)
+      kept: [...kept, ...changes.filter((c) => c.change === 'deleted' && weighed.includes(c.path) && !lost.includes(c.path)).map((c) => c.path)],
       broken,
       dropped,
       runBy,

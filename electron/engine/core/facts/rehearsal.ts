@@ -549,21 +549,28 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
   // a file renamed to a name that was free is not lost: its entry is created elsewhere, mode kept
   const renamed = new Set(report.changes.flatMap((c) => (c.change === 'created' && c.movedFrom !== undefined ? [c.movedFrom] : [])));
-  // nor is one whose content is still there afterwards (a copy elsewhere, or compressed beside it)
+  // nor is one whose content is still there afterwards (a copy elsewhere, compressed beside it, or
+  // a member of an archive still there: a home archived before it goes), nor a folder deleted
+  // with only such files and empty ones in it (every change was listed, so every file was weighed)
   const kept = new Set(report.kept ?? []);
+  const keptFolder = (c: RehearsedChange): boolean =>
+    c.change === 'deleted' && c.before?.type === 'dir' && report.changes.every((x) => !x.path.startsWith(`${c.path}/`) || (x.change === 'deleted' && (x.before?.type === 'dir' || kept.has(x.path) || (x.before?.type === 'file' && x.before.size === 0))));
   // (nor is a process the request asks to have restarted that runs again as it was, its pid file
   // written anew)
   const restartAsked = RESTART_ASK.test(req.request ?? '');
   // (nor is a setting rewritten from the value the request says to the value it says)
   const askedEdits = new Set((report.edits ?? []).filter((x) => askedEdit(x, req.request ?? '')).map((x) => x.path));
-  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path))))) return undefined;
+  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path))))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
   const asked = requestNamed(facts);
+  // (a start-up file deleted with the whole folder it lies in, a home that goes, starts nothing)
+  const goneFolders = report.changes.filter((c) => c.change === 'deleted' && c.before?.type === 'dir').map((c) => `${c.path}/`);
   for (const c of report.changes) {
-    if (persistencePlace(c.path) || privilegePlace(c.path)) return undefined;
+    if (privilegePlace(c.path)) return undefined;
+    if (persistencePlace(c.path) && !(c.change === 'deleted' && goneFolders.some((f) => c.path.startsWith(f)))) return undefined;
     if (c.after && (parseInt(c.after.mode, 8) & 0o6000) !== 0) return undefined;
     if (destructive(c) && !asked.some((t) => t(c.path))) return undefined;
   }
