@@ -162,7 +162,8 @@ describe('warden serve', () => {
     child.stdout.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const t0 = Date.now();
-    while (!out.includes('\n') && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 50));
+    // (a first start builds the store and loads the models; on a loaded machine that can take a while)
+    while (!out.includes('\n') && Date.now() - t0 < 50_000) await new Promise((r) => setTimeout(r, 50));
     const first = out.split('\n')[0]!;
     const fileToken = loadOrCreateConsoleToken(home);
     expect(first).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/\\?token=${fileToken}$`));
@@ -173,5 +174,5 @@ describe('warden serve', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await expect(get(port, '/')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-  });
+  }, 90_000);
 });
