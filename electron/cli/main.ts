@@ -123,8 +123,9 @@ program
   .command('train')
   .description('train the projector on the seed examples plus human decisions and export it to ONNX')
   .option('--out <file>', 'where to write the model (default: the data dir)')
-  .option('--seed-only', 'train on the shipped seed examples only (how assets/models/projector.onnx is made)')
+  .option('--seed-only', 'leave out the human decisions in the store (with --cases, how assets/models/projector.onnx is made: npm run train)')
   .option('--epochs <n>', 'epochs', (v) => parseInt(v, 10))
+  .option('--cases <files...>', 'also train on the dev half of these case files (their environment items left out)')
   .action(
     guarded(async (opts) => {
     await runTrainCommand(opts);

@@ -2,13 +2,15 @@
  * `warden train`: trains the projector on the shipped seed examples plus every human decision in
  * the store, reports accuracy on a validation split held out from training, and exports ONNX.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { trainProjector, projectOne, rng, type TrainExample } from '../engine/core/projector/train.js';
 import { saveProjectorOnnx } from '../engine/adapters/onnx/projector-onnx.js';
 import { EngineError } from '../../shared/errors.js';
 import { embeddingText } from '../engine/engine.js';
 import { embedBatched, openEngine, readSeedCases } from '../engine/create-engine.js';
 import { assetPath, loadConfig } from '../engine/config.js';
+import { readCaseFile, takeSplit } from '../engine/eval/run-eval.js';
+import type { EvalCase } from '../../shared/types.js';
 import { extractFacts } from '../engine/core/facts/index.js';
 import { createUseLiteEmbedder } from '../engine/adapters/embed/index.js';
 
@@ -17,6 +19,20 @@ export interface TrainFlags {
   out?: string;
   seedOnly?: boolean;
   epochs?: number;
+  /** Case files whose dev half is also trained on (environment items left out). */
+  cases?: string[];
+}
+
+/**
+ * The examples a case file adds: its dev half only (the heldout half is what gets reported), and
+ * none of its environment items, whose harm lies in the setup and not in the text the projector
+ * reads (the same request and command are benign elsewhere).
+ */
+export function devExamplesOf(file: string): EvalCase[] {
+  if (/heldout/i.test(basename(file))) throw new EngineError('BAD_INPUT', `${file} is a held-out set: it is only reported, never trained on`, 'cases');
+  const parsed = readCaseFile(file);
+  if (parsed.errors.length) throw new EngineError('BAD_INPUT', `${file}: ${parsed.errors[0]!.message} (line ${parsed.errors[0]!.line})`, 'cases');
+  return takeSplit(parsed, 'dev').cases.map((c) => c.item).filter((c) => c.category !== 'environment');
 }
 
 /** Collects the examples, trains, validates and writes the model; prints a JSON report. */
@@ -25,6 +41,8 @@ export async function runTrainCommand(f: TrainFlags): Promise<void> {
   if (cfg.embedder.kind !== 'use-lite') throw new EngineError('BAD_INPUT', `the shipped projector is trained on the default encoder; config.json names ${cfg.embedder.kind}`, 'embedder');
   const embedder = await createUseLiteEmbedder({ cacheDir: join(cfg.cacheDir, 'models'), ...(cfg.embedder.precision ? { precision: cfg.embedder.precision } : {}) });
   const seeds = readSeedCases();
+  const extra = (f.cases ?? []).flatMap(devExamplesOf);
+  seeds.push(...extra);
   const texts = seeds.map((c) => {
     const req = { request: c.request, action: c.action, ...(c.context ? { context: c.context } : {}) };
     return embeddingText(req, extractFacts(req));
@@ -65,6 +83,6 @@ export async function runTrainCommand(f: TrainFlags): Promise<void> {
   await saveProjectorOnnx(out, final.weights, `Warden projector: ${examples.length} examples (${human} from human decisions), ${epochs} epochs`);
   await embedder.close?.();
   process.stdout.write(
-    JSON.stringify({ out, examples: examples.length, harmful: examples.filter((e) => e.y === 1).length, from_human: human, epochs, final_loss: final.loss, validation_accuracy: valAcc, validation_n: valSet.length }) + '\n',
+    JSON.stringify({ out, examples: examples.length, from_cases: extra.length, harmful: examples.filter((e) => e.y === 1).length, from_human: human, epochs, final_loss: final.loss, validation_accuracy: valAcc, validation_n: valSet.length }) + '\n',
   );
 }

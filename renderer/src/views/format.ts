@@ -64,6 +64,7 @@ export function rehearsalView(v: Pick<Verdict, 'probes'>): RehearsalView | undef
     ...list('openToAll').map((x) => `left writable by every account: ${x}`),
     ...list('grants').map((x) => `granted a privilege or scheduled something nothing names: ${x}`),
     ...list('lockedOut').map((x) => `closed to the account or group it belongs to: ${x}`),
+    ...list('unaskedEdits').map((x) => `a setting the request did not ask to change: ${x}`),
   ];
   if (typeof reading['failed'] === 'string' && reading['failed'] !== '') findings.unshift(`could not be read: ${reading['failed']}`);
   const changes = r.changes.filter((c) => c.change !== 'created').map((c) => `${c.change} ${c.path}`);

@@ -5,7 +5,7 @@ import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
 import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
-import { askedEdit, readRehearsal, rehearsalProbe, rehearsedChangeReason } from '../../../electron/engine/core/facts/rehearsal.js';
+import { askedEdit, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
 import { lineChanges } from '../../../electron/engine/adapters/sandbox/rehearsal.js';
 import { settingKey } from '../../../electron/engine/core/checks/probes-env.js';
 import { readCaseFile } from '../../../electron/engine/eval/run-eval.js';
@@ -356,6 +356,15 @@ describe('process and lock probes, failing closed', () => {
     expect(onto('remove duplicate lines from /srv/words.txt')).toBe('pass');
     expect(onto('move the new word list into place')).toBe('fail');
     expect(onto('rename words.tmp to words.txt')).toBe('fail');
+    // a file the request says may be overwritten is no surprise
+    expect(onto('move words.tmp to words.txt, the old words.txt can be overwritten')).toBe('pass');
+  });
+
+  it('asks when a process a kill by name reaches is one a run file says not to stop', () => {
+    const listed = (spared: { pid: string; file: string; says: string }[]): ProbeResult => ({ probe: 'processes', target: 'rsync', ok: true, value: { matches: ['10 /bin/sh /usr/local/bin/rsync', '11 /bin/sh /usr/local/bin/rsync'], programs: ['rsync'], spared } });
+    const kill = (probes: ProbeResult[]) => seen('kill-reaches-spared-process', 'killall rsync', 'kill all the stuck rsync processes', probes);
+    expect(kill([listed([])])).toBe('pass');
+    expect(kill([listed([{ pid: '11', file: '/run/seed.lock', says: 'DO NOT KILL: it cannot resume' }])])).toBe('fail');
   });
 
   it('asks when a pid file to delete belongs to a running process, or could not be looked at', () => {
@@ -705,6 +714,24 @@ describe('checks that read a rehearsal', () => {
     expect(askedEdit(edit(['API_URL=http://localhost:8000', 'SECRET_KEY=x'], ['API_URL=https://api.staging.example.com']), ask)).toBe(false);
     expect(askedEdit(edit(['API_URL=http://localhost:8000'], ['API_URL=https://api.staging.example.com'], true), ask)).toBe(false);
     expect(lineChanges(['a=1', 'b=2', 'b=2'], ['a=1', 'b=3', 'b=2'])).toEqual({ removed: ['b=2'], added: ['b=3'] });
+  });
+
+  it('names the settings a rewrite changed that the request speaks of in no way, beside ones it asks for', () => {
+    const ask = 'point my backup config (~/.config/restic-office.conf) at nas2 instead of nas1';
+    const edit = (removed: string[], added: string[], more = false) => ({ path: '/home/user/.config/restic-office.conf', removed, added, more });
+    const both = edit(['repo=sftp:backup@nas1.example.lan:/restic', 'encrypt=yes'], ['repo=sftp:backup@nas2.example.lan:/restic', 'encrypt=no']);
+    expect(unaskedSettings(both, ask)).toEqual(['/home/user/.config/restic-office.conf: encrypt=yes -> encrypt=no']);
+    // a setting the request names by its name is asked for, whatever its values
+    expect(unaskedSettings(both, `${ask}, and turn encrypt off`)).toEqual([]);
+    // one line alone, lines that cannot be paired, or nothing asked at all: nothing to compare with
+    expect(unaskedSettings(edit(['encrypt=yes'], ['encrypt=no']), ask)).toEqual([]);
+    expect(unaskedSettings(edit(['repo=nas1', 'encrypt=yes'], ['repo=nas2']), ask)).toEqual([]);
+    expect(unaskedSettings(edit(['port=80', 'encrypt=yes'], ['port=81', 'encrypt=no']), ask)).toEqual([]);
+    expect(unaskedSettings(edit(['repo=nas1', 'encrypt=yes'], ['repo=nas2', 'encrypt=no'], true), ask)).toEqual([]);
+    const r = report([{ path: '/home/user/.config/restic-office.conf', change: 'rewritten', before: file(90), after: file(89) }], { edits: [both] });
+    const req: ActionRequest = { request: ask, action: { type: 'shell', command: "sed -i -e 's/nas1/nas2/' -e 's/^encrypt=yes/encrypt=no/' ~/.config/restic-office.conf" }, context: { user: 'user', cwd: '/home/user', home: '/home/user' } };
+    expect(readRehearsal(r, req).unaskedEdits).toEqual(['/home/user/.config/restic-office.conf: encrypt=yes -> encrypt=no']);
+    expect(rehearsedChangeReason(r, req)).toBeUndefined();
   });
 
   it('takes a folder deleted under the lossless clearing as no loss when every file in it is found elsewhere afterwards, its start-up files too', () => {

@@ -583,6 +583,16 @@ describe('request scope and memory keys', () => {
     expect(there.effects.deletes[0]!.inScope).toBe(true);
   });
 
+  it('reads dot-words a file noun follows as extensions, and a lone dot-word as a hidden file', () => {
+    const f = facts('rm -f ~/miniconda3/pkgs/*.tar.bz2 ~/miniconda3/pkgs/*.conda', 'my pkgs folder is full of downloaded .tar.bz2 and .conda archives, delete just those');
+    expect(f.requestPaths).toEqual(expect.arrayContaining([`${CWD}/*.tar.bz2`, `${CWD}/*.conda`]));
+    expect(f.requestPaths).not.toContain(`${CWD}/.conda`);
+    const home = facts('rm -f ~/miniconda3/pkgs/*.tar.bz2 ~/miniconda3/pkgs/*.conda', 'my pkgs folder is full of downloaded .tar.bz2 and .conda archives, delete just those', { cwd: '/home/user', home: '/home/user' });
+    expect(home.effects.deletes.every((d) => d.inScope)).toBe(true);
+    expect(facts('rm -rf ~/.conda', 'remove my .conda folder').requestPaths).toContain(`${CWD}/.conda`);
+    expect(facts('ls', 'delete the .orig and .rej files in ~/src').requestPaths).toEqual(expect.arrayContaining(['/home/user/src/*.orig', '/home/user/src/*.rej']));
+  });
+
   it('marks effects in scope by path, parent, glob or name, but system places only by full path', () => {
     expect(facts('rm -rf ./build', 'clean the build output').effects.deletes[0]!.inScope).toBe(true);
     expect(facts('rm -rf /srv/share/old', 'tidy /srv/share').effects.deletes[0]!.inScope).toBe(true);

@@ -12,6 +12,21 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/srv/work/.DS_Store', '/srv/work/brief.pdf'], "the client's zip came from a mac, get rid of the .DS_Store files")).toEqual(['/srv/work/brief.pdf']);
   });
 
+  it('leaves out what the request says to spare, and takes the patterns and extensions it gives as the kind', () => {
+    const spool = ['/var/spool/cups/c00101', '/var/spool/cups/d00101-001'];
+    // "the tmp folder" is what to spare, not the kind of file to delete
+    expect(offKind(spool, 'Remove the job files (the c* and d* files) in /var/spool/cups, but leave the tmp folder alone.')).toEqual([]);
+    expect(offKind([...spool, '/var/spool/cups/printers.conf'], 'Remove the job files (the c* and d* files) in /var/spool/cups, but leave the tmp folder alone.')).toEqual([]);
+    expect(offKind(['/var/spool/cups/tmp1.tmp', '/var/spool/cups/c00101'], 'delete the temp files in /var/spool/cups')).toEqual(['/var/spool/cups/c00101']);
+    const pkgs = ['/home/user/miniconda3/pkgs/numpy-1.26.4.tar.bz2', '/home/user/miniconda3/pkgs/pandas-2.2.1.conda'];
+    expect(offKind(pkgs, 'delete the downloaded .tar.bz2 and .conda archives, not the extracted package folders')).toEqual([]);
+    expect(offKind([...pkgs, '/home/user/miniconda3/pkgs/urls.txt'], 'delete the downloaded .tar.bz2 and .conda archives')).toEqual(['/home/user/miniconda3/pkgs/urls.txt']);
+  });
+
+  it('takes what a CI run leaves in an artifacts folder, or names for a numbered build, as build artifacts', () => {
+    expect(offKind(['/srv/ci/artifacts/web/build-101.zip', '/srv/ci/artifacts/api/report.html', '/srv/ci/src/main.c'], 'prune build artifacts in /srv/ci older than 30 days')).toEqual(['/srv/ci/src/main.c']);
+  });
+
   it('tells disk images from pictures', () => {
     const downloads = ['/home/user/Downloads/debian-12.iso', '/home/user/Downloads/rpi-os.img', '/home/user/Downloads/invoice.pdf'];
     expect(offKind(downloads, 'clean old disk images out of ~/Downloads, any iso or img')).toEqual(['/home/user/Downloads/invoice.pdf']);

@@ -24,7 +24,7 @@ const MiB = 1024 * 1024;
 function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   const out: ProbeResult[] = [];
   for (const p of plan.paths) out.push({ probe: 'path', target: p, ok: false, error });
-  for (const d of plan.destinations) out.push({ probe: 'would-overwrite', target: d.target, ok: false, error });
+  for (const d of plan.destinations) if (d.kind !== 'archive') out.push({ probe: 'would-overwrite', target: d.target, ok: false, error });
   for (const g of plan.globs) out.push({ probe: 'glob', target: g, ok: false, error });
   for (const g of plan.scriptGlobs) out.push({ probe: 'script-glob', target: g, ok: false, error });
   for (const t of plan.trees) out.push({ probe: 'tree', target: t, ok: false, error });

@@ -96,8 +96,10 @@ export interface Destination {
    * `dest`: the named destination itself counts when it holds data (a non-empty file or a
    * non-empty directory: the command either replaces it or silently moves into it).
    * `into`: `DIR/basename(SRC)`, the entry a move or copy into an existing directory replaces.
+   * `archive`: an archive the command writes (tar -c, zip); only a note saying not to replace it
+   * is looked for, since making a fresh archive under the same name is what such commands do.
    */
-  kind: 'dest' | 'into';
+  kind: 'dest' | 'into' | 'archive';
   /** What a copy or move brings there (plain paths), when the command names it. */
   sources?: string[];
 }
@@ -112,6 +114,8 @@ export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(e
  * A comment in a configuration file saying that a value in it must stay as it is: "this must keep
  * pointing at db1", "do not change", "leave as is", "pinned to 5.4".
  */
+/** A line saying a running process must not be stopped. */
+export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))";
 export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (keep|stay|remain|still)|(do not|don't|never|must not|should not|shouldn't) (change|edit|touch|modify|update|repoint|switch|alter|replace|bump)|(keep|leave) (it |this |these |that )?(pointing|pinned|unchanged|untouched|as (it is|is))|(not|never) (be )?(changed|edited|modified|updated|repointed|switched|bumped)|pinned (to|on|at)";
 
 /**
@@ -124,7 +128,10 @@ export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(
 export const PRODUCTION_MARK = '(^|[^a-z0-9])(prod|production)([^a-z0-9]|$)';
 
 /** A file a program keeps to say it is running, or to hold others off: app.pid, .lock, LOCK, db.lck. */
-const LOCK_FILE = /(\.(pid|lock|lck)|^\.?(lock|lockfile)|^LOCK)$/i;
+/** Programs that write an archive, and the names archives have. */
+const ARCHIVERS = new Set(['tar', 'zip', '7z']);
+const ARCHIVE_NAME = /\.(tar|tgz|tbz2?|txz|zip|7z)$|\.tar\.(gz|bz2|xz|zst)$/;
+const LOCK_FILE = /(\.(pid|lock|lck)|^\.?(lock|lockfile)([-_][a-z]+)?|^LOCK)$/i;
 
 /**
  * The program a listed process (`PID ARGS`) runs: its script's name when an interpreter runs one,
@@ -425,6 +432,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     if ((w.by === 'dd of=' || w.by === 'tee' || w.by === 'crontab') && !GLOB.test(w.path) && !w.path.startsWith('/dev/') && !w.path.startsWith('/proc/') && addPath(w.path)) {
       destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'dest' });
     }
+    if (ARCHIVERS.has(w.by) && ARCHIVE_NAME.test(w.path) && !GLOB.test(w.path) && addPath(w.path)) destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'archive', sources: [] });
     if ((w.by === 'dos2unix' || w.by === 'unix2dos' || w.by === 'sed -i') && !w.recursive) texts.add(w.path);
     if (w.by === 'format' && !GLOB.test(w.path)) blanks.add(w.path);
   }
@@ -744,6 +752,14 @@ pm() {
       *) [ "$n" = "$3" ] || continue ;;
     esac
     r "$1" proc "$p $a"
+    # a small file in the run, lock or temp folders that holds its id on its first line and says
+    # not to stop it ("DO NOT KILL: it cannot resume")
+    for f in /run/* /var/run/* /var/lock/* /tmp/*; do
+      [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      [ "$(head -n 1 -- "$f" 2>/dev/null | tr -d ' \t\r')" = "$p" ] || continue
+      l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
+      [ -n "$l" ] && { r "$1" spare "$p"; r "$1" file "$f"; r "$1" says "$l"; break; }
+    done
   done
   r "$1" done 1
 }
@@ -759,9 +775,24 @@ lk() {
         [ "$(readlink "$f" 2>/dev/null)" = "$2" ] || continue
         q=${'$'}{f#/proc/}; q=${'$'}{q%%/*}
         [ "$q" = "$$" ] || [ "$q" = "$WS" ] && continue
-        r "$1" holder "$q $(tr '\000' ' ' < "/proc/$q/cmdline" 2>/dev/null)"
-        break
+        r "$1" holder "$q $(tr '\000' ' ' < "/proc/$q/cmdline" 2>/dev/null)"; r "$1" done 1; return
       done
+      # a lock in a program's own state folder is that program's while it runs (the lock in
+      # /var/lib/dpkg is held by apt, dpkg or unattended-upgrade, one in /var/lib/mysql by mysqld)
+      d=$(basename -- "$(dirname -- "$2")")
+      case "$d" in ''|.|/|tmp|temp|run|lock|locks|var|lib|cache|user|home|root|data|srv|opt|etc) ;; *)
+        for c in /proc/[0-9]*/cmdline; do
+          q=$(basename -- "$(dirname -- "$c")")
+          [ "$q" = "$$" ] || [ "$q" = "$WS" ] || [ "$q" = 1 ] && continue
+          for w in $(tr '\000' ' ' < "$c" 2>/dev/null | cut -d ' ' -f 1-2); do
+            n=$(basename -- "$w")
+            case "$d:$n" in
+              dpkg:apt*|dpkg:dpkg*|dpkg:unattended-upgr*|dpkg:aptitude*|dpkg:packagekit*|dpkg:synaptic*|apt:apt*|apt:dpkg*|apt:unattended-upgr*|lists:apt*|archives:apt*|rpm:rpm*|rpm:yum*|rpm:dnf*|*:*"$d"*)
+                r "$1" holder "$q $(tr '\000' ' ' < "$c" 2>/dev/null)"; r "$1" done 1; return ;;
+            esac
+          done
+        done ;;
+      esac
     fi
   fi
   r "$1" done 1
@@ -958,6 +989,13 @@ dg() {
     [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && nb "$u" "$T" | grep '^note '); }
     if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(ere "$b"); fi
     if [ -d "$f" ]; then
+      # a note kept at the top of a folder it deletes that says to keep what is there ("these
+      # scans are the ONLY copies. Do not delete.")
+      for c in "$f"/*; do
+        smallnote "$c" || continue
+        l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
+        if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
+      done
       # a git repository (or a folder holding one) with a branch no remote-tracking ref has: its commits live only here
       g=; if [ "$b" = .git ]; then g=$f; elif [ -d "$f/.git" ]; then g=$f/.git; fi
       if [ -n "$g" ] && [ -d "$g/refs/heads" ]; then
@@ -1063,6 +1101,8 @@ fk() {
       # "everything in /var/log/app/audit/", names everything in it)
       h=; grep -qiE -- "$HERE" "$c" 2>/dev/null && h=1
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$q/?([^A-Za-z0-9_./-]|$)" "$c" 2>/dev/null && h=1
+      # (or by its own name as a folder, "everything in contracts/ must be preserved")
+      [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$(ere "${'$'}{dd##*/}")/([^A-Za-z0-9_.-]|$)" "$c" 2>/dev/null && h=1
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac
         e=${'$'}{f#"$dd"/}
@@ -1227,6 +1267,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
+    if (plan.processes.length > 0) lines.push(`NOKILL=${shQuote(NO_KILL_NOTE)}`);
     plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
@@ -1404,10 +1445,11 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   plan.destinations.forEach((d, i) => {
     const rec = first.get(`w${i}`);
     const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
-    if (note) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note, says: rec?.get('says')?.[0] ?? '' } });
+    if (note) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note, says: rec?.get('says')?.[0] ?? '', ...(d.kind === 'archive' ? { archive: true } : {}) } });
     if (first.get(`k${i}`)?.get('stock')?.[0] === '1') out.push({ probe: 'stock-copy', target: d.target, ok: true, value: `/etc/skel${d.target.replace(/^(\/root|\/home\/[^/]+)/, '')}` });
   });
   for (const d of plan.destinations) {
+    if (d.kind === 'archive') continue;
     const info = infos.get(d.target);
     if (!info) {
       out.push({ probe: 'would-overwrite', target: d.target, ok: false, error: 'the destination could not be looked at' });
@@ -1520,7 +1562,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   plan.processes.forEach((x, i) =>
     answer('processes', x.target, `k${i}`, 'the running processes could not be listed', (rec) => {
       const matches = rec.get('proc') ?? [];
-      return { matches, programs: [...new Set(matches.map(programOf))] };
+      const spared = (rec.get('spare') ?? []).map((pid, k) => ({ pid, file: rec.get('file')?.[k] ?? '', says: rec.get('says')?.[k] ?? '' }));
+      return { matches, programs: [...new Set(matches.map(programOf))], spared };
     }),
   );
   plan.locks.forEach((p, i) => answer('lock-holder', p, `l${i}`, 'the file could not be read', (rec) => rec.get('holder')?.[0] ?? ''));

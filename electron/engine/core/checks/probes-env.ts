@@ -48,7 +48,8 @@ export interface ProbesEnv {
   /** Paths whose new mode takes reading away from an account or group a running program (not the actor's) runs as. */
   cutOff: { target: string; pid: number; uid: number; through: string }[];
   /** Notes beside what a copy or move brings (or where it lands) saying the target is not to be replaced: merged into instead. */
-  replaceNotes: { target: string; file: string; says: string }[];
+  /** `archive`: the target is an archive the command writes afresh (found to hold data by the note's probe itself). */
+  replaceNotes: { target: string; file: string; says: string; archive: boolean }[];
   /**
    * What the action deletes that something still uses: a configuration file in /etc, a crontab or a
    * manifest or configuration file next to it that names it (and the line), or a link near it that
@@ -87,7 +88,8 @@ export interface ProbesEnv {
    * The running processes each name or pattern a pkill or killall signals reaches (`PID ARGS`),
    * and the programs they run (a script's name when an interpreter runs one).
    */
-  processes: Record<string, { matches: string[]; programs: string[] }>;
+  /** `spared`: matched processes that a small file in the run, lock or temp folders names by id and says not to stop. */
+  processes: Record<string, { matches: string[]; programs: string[]; spared: { pid: string; file: string; says: string }[] }>;
   /**
    * Pid and lock files the action deletes that a running process still holds, with that process
    * (`PID ARGS`), or that could not be looked at, with why.
@@ -140,7 +142,7 @@ export interface ProbesEnv {
    * they belong to, and why it could not be read
    * (empty when it could, or when none ran).
    */
-  rehearsal: { ran: boolean; unnamed: string[]; kills: string[]; exposed: string[]; stillUsed: string[]; onlyCopies: string[]; corrupted: string[]; openToAll: string[]; lockedOut: string[]; grants: string[]; failed: string };
+  rehearsal: { ran: boolean; unnamed: string[]; kills: string[]; exposed: string[]; stillUsed: string[]; onlyCopies: string[]; corrupted: string[]; openToAll: string[]; lockedOut: string[]; unaskedEdits: string[]; grants: string[]; failed: string };
 }
 
 /**
@@ -154,7 +156,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -192,7 +194,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'cut-off' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.cutOff.push({ target: r.target, pid: Number(v['pid']), uid: Number(v['uid']), through: String(v['through'] ?? '') });
     } else if (r.probe === 'replace-note' && v && typeof v === 'object' && !Array.isArray(v)) {
-      if (v['file']) env.replaceNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
+      if (v['file']) env.replaceNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? ''), archive: v['archive'] === true });
     } else if (r.probe === 'in-use' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });
     } else if (r.probe === 'doomed' && v && typeof v === 'object' && !Array.isArray(v)) {
@@ -215,8 +217,9 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       for (const x of (v['hits'] as { file: string; line: string }[] | undefined) ?? []) env.settings.push({ re: r.target, file: String(x.file), key: settingKey(String(x.line)), line: String(x.line) });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
     else if (r.probe === 'processes' && v && typeof v === 'object' && !Array.isArray(v)) {
-      const x = v as { matches?: unknown; programs?: unknown };
-      env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [] };
+      const x = v as { matches?: unknown; programs?: unknown; spared?: unknown };
+      const spared = Array.isArray(x.spared) ? (x.spared as Record<string, unknown>[]).map((y) => ({ pid: String(y['pid'] ?? ''), file: String(y['file'] ?? ''), says: String(y['says'] ?? '') })) : [];
+      env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [], spared };
     } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
     else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.accountIds.push(r.target);
@@ -236,9 +239,9 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     else if (r.probe === 'glob-links' && Array.isArray(v)) env.globLinks[r.target] = v.map((x) => ({ link: String((x as { link?: unknown }).link ?? ''), to: String((x as { to?: unknown }).to ?? '') }));
     else if (r.probe === 'find' && Array.isArray(v)) env.finds.push(...v.map(String));
     else if (r.probe === 'rehearsal' && v && typeof v === 'object' && !Array.isArray(v)) {
-      const reading = (v['reading'] ?? {}) as { unnamed?: unknown[]; kills?: unknown[]; exposed?: unknown[]; stillUsed?: unknown[]; onlyCopies?: unknown[]; corrupted?: unknown[]; openToAll?: unknown[]; lockedOut?: unknown[]; grants?: unknown[]; failed?: unknown };
+      const reading = (v['reading'] ?? {}) as { unnamed?: unknown[]; kills?: unknown[]; exposed?: unknown[]; stillUsed?: unknown[]; onlyCopies?: unknown[]; corrupted?: unknown[]; openToAll?: unknown[]; lockedOut?: unknown[]; unaskedEdits?: unknown[]; grants?: unknown[]; failed?: unknown };
       const list = (x: unknown[] | undefined): string[] => (x ?? []).map(String);
-      env.rehearsal = { ran: true, unnamed: list(reading.unnamed), kills: list(reading.kills), exposed: list(reading.exposed), stillUsed: list(reading.stillUsed), onlyCopies: list(reading.onlyCopies), corrupted: list(reading.corrupted), openToAll: list(reading.openToAll), lockedOut: list(reading.lockedOut), grants: list(reading.grants), failed: String(reading.failed ?? 'the rehearsal was not read') };
+      env.rehearsal = { ran: true, unnamed: list(reading.unnamed), kills: list(reading.kills), exposed: list(reading.exposed), stillUsed: list(reading.stillUsed), onlyCopies: list(reading.onlyCopies), corrupted: list(reading.corrupted), openToAll: list(reading.openToAll), lockedOut: list(reading.lockedOut), unaskedEdits: list(reading.unaskedEdits), grants: list(reading.grants), failed: String(reading.failed ?? 'the rehearsal was not read') };
     } else if (r.probe === 'user' && typeof v === 'string') env.user = v;
     else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;
     else if (r.probe === 'production-mark' && typeof v === 'string') env.production = v;

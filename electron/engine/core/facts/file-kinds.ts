@@ -40,8 +40,13 @@ const KINDS: FileKind[] = [
   // only, since a reports folder also keeps what makes them (templates, settings)
   { words: /\breports?\b/, name: /\.(pdf|csv|tsv|xlsx?|ods|docx?|odt|html?|txt|md|json|xml|rtf|pptx?)(\.(gz|bz2|xz|zst))?$|(^|[._-])reports?([._-]|\d|$)/, folder: /(?!)/, wordsOnly: true },
   { words: /\b(drafts?|rough copy|rough copies)\b/, name: /(^|[._ -])(drafts?|wip|rough)([._ -]|\d|$)/, folder: /^drafts?$/ },
-  { words: /\b(object files?|(build|compiler) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$/, folder: /^(build|dist|out|target|__pycache__|obj)$/ },
+  // what a build or a CI run leaves: object files, and whatever sits in an artifacts folder or is
+  // named for a numbered build (build-101.zip)
+  { words: /\b(object files?|(build|compiler|ci) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$|^build[-_.]\d+\b/, folder: /^(build|dist|out|target|__pycache__|obj|artifacts?)$/ },
 ];
+
+/** A clause that says what to spare, up to the end of its sentence or clause. */
+const SPARED = /\b(leave|leaving)\b[^.;,]{0,60}?\b(alone|as (it is|they are)|untouched|in place)\b|\b(but |and )?not (the|my|any|its|their)\b[^.;,]*|\b(don'?t|do not|never|without) (touch|touching|delete|deleting|remove|removing)\b[^.;,]*|\bexcept( for)?\b[^.;,]*/gi;
 
 /**
  * The paths that are not of any kind the request names; empty when the request names no kind
@@ -51,6 +56,9 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // in a path the request gives, only a folder named for a kind names it (/var/tmp: temp files);
   // a compound name does not (/srv/tmp-uploads names no temp files)
   const given = /(^|\s)["'(]?[~.]*\/\S*/g;
+  // what the request says to spare describes no file to delete ("leave the tmp folder alone",
+  // "not the extracted package folders")
+  request = request.replace(SPARED, ' ');
   const ask = request.toLowerCase().replace(given, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
   const said = request.toLowerCase().replace(given, ' ');
   const kinds = KINDS.filter((k) => k.words.test(k.wordsOnly ? said : ask));
@@ -58,10 +66,16 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // a file the request names by its own name (".DS_Store files") is what it describes, whatever
   // kind another of its words names ("the client's zip")
   const words = new Set(request.toLowerCase().split(/[\s,;:!?"'()]+/).map((w) => w.replace(/\.+$/, '')));
+  // and so is a file a name pattern of the request matches ("the c* and d* files"), or one with
+  // an extension it gives (".conda archives")
+  const patterns = [...words]
+    .filter((w) => (/^[\w.-]*\*[\w.*-]*$/.test(w) && /\w/.test(w)) || /^\.[a-z0-9][\w.-]*$/.test(w))
+    .map((w) => new RegExp((w.startsWith('.') ? '.' : '^') + w.replace(/[.+^${}()|\\-]/g, '\\$&').replace(/\*/g, '.*') + '$'));
   return paths.filter((p) => {
     const parts = p.toLowerCase().split('/').filter(Boolean);
     const name = parts.pop() ?? '';
     if (name.length >= 3 && words.has(name)) return false;
+    if (patterns.some((re) => re.test(name))) return false;
     return !kinds.some((k) => k.name.test(name) || parts.some((d) => k.folder.test(d)));
   });
 }

@@ -320,7 +320,7 @@ export function requestWords(text: string): Set<string> {
 /** Path-like words of a request ("/tmp/x", "~/a", "./b", "c.txt", ".env", "*.log"), normalised. */
 export function requestPathsOf(text: string, cwd: string, home: string): string[] {
   const out = new Set<string>();
-  const words = text.split(/[\s,;"'`()[\]{}<>]+/).map((raw) => raw.replace(/[.!?:]+$/, ''));
+  const words = extensionsAsPatterns(text.split(/[\s,;"'`()[\]{}<>]+/).map((raw) => raw.replace(/[.!?:]+$/, '')));
   words.forEach((w, i) => {
     if (!w || w.length > 4096 || w.includes('://')) return;
     if (/^\*+\.[\w.-]+$/.test(w)) {
@@ -344,6 +344,27 @@ export function requestPathsOf(text: string, cwd: string, home: string): string[
     if (pathLike) out.add(normalizePath(w, cwd, home));
   });
   return [...out];
+}
+
+/** Nouns that say the dot-words before them are file extensions (".tar.bz2 and .conda archives"). */
+const FILE_NOUN = /^(files?|archives?|tarballs?|packages?|dumps?|logs?|backups?|images?|copies|leftovers?|artifacts?|downloads?|documents?|videos?|photos?|pictures?|exports?|snapshots?|checkpoints?|builds?|objects?)$/i;
+
+/**
+ * A dot-word that a file noun follows (through "and", "or" and other dot-words) is an extension,
+ * not a hidden file in the current folder: ".tar.bz2 and .conda archives" are `*.tar.bz2` and
+ * `*.conda`.
+ */
+function extensionsAsPatterns(words: string[]): string[] {
+  const dotWord = (w: string) => /^\.[A-Za-z0-9][\w.-]*$/.test(w) && !w.endsWith('.');
+  return words.map((w, i) => {
+    if (!dotWord(w)) return w;
+    for (let j = i + 1; j < Math.min(words.length, i + 8); j++) {
+      const n = words[j]!;
+      if (FILE_NOUN.test(n)) return '*' + w;
+      if (!(dotWord(n) || /^(and|or|&|\/|plus)$/i.test(n))) break;
+    }
+    return w;
+  });
 }
 
 /** Words that place what comes before them in a folder named after them. */

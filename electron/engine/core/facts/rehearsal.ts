@@ -50,6 +50,12 @@ export interface RehearsalReading {
    */
   lockedOut: string[];
   /**
+   * Setting lines a rewrite changed that the request speaks of in no way (neither the setting's
+   * name nor the values it changed between), beside other lines of the same rewrite it does ask
+   * for: asked to point a backup at nas2, it also turns `encrypt=yes` into `encrypt=no`.
+   */
+  unaskedEdits?: string[];
+  /**
    * Places that grant privilege or run things later (sudoers, the account files, PAM, crontabs,
    * boot, service and login scripts) it created or changed although neither the command nor the
    * request names them: a privilege or a schedule added by a script or a sourced file.
@@ -261,7 +267,7 @@ function requestNamesProgram(request: string, proc: string): boolean {
 
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
-  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], grants: [], failed: report.error };
+  if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   const tests = [...[...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => namedTest(x.path)), ...requestNamed(facts)];
@@ -495,7 +501,30 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       return !(place !== undefined && e.persistence.some((x) => x.place === place));
     })
     .map((c) => `${c.change} ${c.path}`);
-  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, grants, failed: '' };
+  const unaskedEdits = (report.edits ?? []).flatMap((x) => unaskedSettings(x, ask));
+  return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, unaskedEdits, grants, failed: '' };
+}
+
+/**
+ * The setting lines of one rewrite that the request does not speak of, when it speaks of others
+ * of the same rewrite: lines paired in order, each keeping its setting's name; a pair is spoken
+ * of when the request names the setting or says every word that differs between the two lines.
+ */
+export function unaskedSettings(edit: NonNullable<RehearsalReport['edits']>[number], request: string): string[] {
+  if (edit.more || edit.removed.length < 2 || edit.removed.length !== edit.added.length) return [];
+  const words = (l: string) => l.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const said = new Set(words(request));
+  const pairs = edit.removed.flatMap((old, i) => {
+    const neu = edit.added[i]!;
+    const key = SETTING_KEY.exec(old)?.[1];
+    if (key === undefined || SETTING_KEY.exec(neu)?.[1] !== key) return [];
+    const a = words(old);
+    const b = words(neu);
+    const differ = [...a.filter((w) => !b.includes(w)), ...b.filter((w) => !a.includes(w))];
+    const named = new RegExp(`(^|[^A-Za-z0-9_.-])${key.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(request);
+    return [{ line: `${edit.path}: ${old.trim()} -> ${neu.trim()}`, asked: named || (differ.length > 0 && differ.every((w) => said.has(w))) }];
+  });
+  return pairs.some((p) => p.asked) ? pairs.filter((p) => !p.asked).map((p) => p.line) : [];
 }
 
 /** A change to something that was there: a destructive one, or text appended to a file that had some (a line a program adds to its log aside). */
@@ -561,7 +590,7 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   // (nor is a setting rewritten from the value the request says to the value it says)
   const askedEdits = new Set((report.edits ?? []).filter((x) => askedEdit(x, req.request ?? '')).map((x) => x.path));
   if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path))))) return undefined;
-  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + r.grants.length > 0) return undefined;
+  if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
   if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
