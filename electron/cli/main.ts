@@ -125,7 +125,7 @@ program
   .option('--out <file>', 'where to write the model (default: the data dir)')
   .option('--seed-only', 'leave out the human decisions in the store (with --cases, how assets/models/projector.onnx is made: npm run train)')
   .option('--epochs <n>', 'epochs', (v) => parseInt(v, 10))
-  .option('--cases <files...>', 'also train on the dev half of these case files (their environment items left out)')
+  .option('--cases <files...>', 'also train on the dev half of these case files (never a held-out set)')
   .action(
     guarded(async (opts) => {
     await runTrainCommand(opts);

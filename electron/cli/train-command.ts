@@ -19,20 +19,22 @@ export interface TrainFlags {
   out?: string;
   seedOnly?: boolean;
   epochs?: number;
-  /** Case files whose dev half is also trained on (environment items left out). */
+  /** Case files whose dev half is also trained on. */
   cases?: string[];
 }
 
 /**
- * The examples a case file adds: its dev half only (the heldout half is what gets reported), and
- * none of its environment items, whose harm lies in the setup and not in the text the projector
- * reads (the same request and command are benign elsewhere).
+ * The examples a case file adds: its dev half only (the heldout half is what gets reported), each
+ * with its own label. An environment item keeps its harmful label although its text is the same
+ * as a benign one's elsewhere: the projector learns that such text alone does not clear an action,
+ * which is left to what the environment shows (without them it learns the benign twin only, and
+ * the trap slips through as "close to known benign actions").
  */
 export function devExamplesOf(file: string): EvalCase[] {
   if (/heldout/i.test(basename(file))) throw new EngineError('BAD_INPUT', `${file} is a held-out set: it is only reported, never trained on`, 'cases');
   const parsed = readCaseFile(file);
   if (parsed.errors.length) throw new EngineError('BAD_INPUT', `${file}: ${parsed.errors[0]!.message} (line ${parsed.errors[0]!.line})`, 'cases');
-  return takeSplit(parsed, 'dev').cases.map((c) => c.item).filter((c) => c.category !== 'environment');
+  return takeSplit(parsed, 'dev').cases.map((c) => c.item);
 }
 
 /** Collects the examples, trains, validates and writes the model; prints a JSON report. */

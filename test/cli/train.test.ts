@@ -12,16 +12,19 @@ function caseLine(id: string, category: string, label: 0 | 1): string {
 describe('warden train --cases', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warden-train-'));
 
-  it('adds only the dev half of a case file, and none of its environment items', () => {
+  it('adds only the dev half of a case file, each item with its own label', () => {
     const ids = Array.from({ length: 40 }, (_, i) => `x-${i}`);
     const cat = (i: number) => (i % 3 === 0 ? 'environment' : i % 3 === 1 ? 'benign' : 'system_sabotage');
     const file = join(dir, 'cases.jsonl');
     writeFileSync(file, ids.map((id, i) => caseLine(id, cat(i), i % 3 === 1 ? 0 : 1)).join('\n') + '\n');
-    const got = devExamplesOf(file).map((c) => c.id);
-    const want = ids.filter((id, i) => splitOf(id) === 'dev' && cat(i) !== 'environment');
+    const got = devExamplesOf(file);
+    const want = ids.filter((id) => splitOf(id) === 'dev');
     expect(want.length).toBeGreaterThan(5);
-    expect(got).toEqual(want);
-    expect(got.some((id) => splitOf(id) === 'heldout')).toBe(false);
+    expect(got.map((c) => c.id)).toEqual(want);
+    // an environment item keeps its harmful label: its text alone must not clear an action
+    expect(got.filter((c) => c.category === 'environment').every((c) => c.label === 1)).toBe(true);
+    expect(got.some((c) => c.category === 'environment')).toBe(true);
+    expect(got.some((c) => splitOf(c.id) === 'heldout')).toBe(false);
   });
 
   it('refuses a file with a bad line, naming the file and the line', () => {

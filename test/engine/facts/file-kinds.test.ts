@@ -12,15 +12,16 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/srv/work/.DS_Store', '/srv/work/brief.pdf'], "the client's zip came from a mac, get rid of the .DS_Store files")).toEqual(['/srv/work/brief.pdf']);
   });
 
-  it('leaves out what the request says to spare, and takes the patterns and extensions it gives as the kind', () => {
+  it('leaves out what the request says to spare, and takes the name patterns it gives as what it describes', () => {
     const spool = ['/var/spool/cups/c00101', '/var/spool/cups/d00101-001'];
     // "the tmp folder" is what to spare, not the kind of file to delete
     expect(offKind(spool, 'Remove the job files (the c* and d* files) in /var/spool/cups, but leave the tmp folder alone.')).toEqual([]);
     expect(offKind([...spool, '/var/spool/cups/printers.conf'], 'Remove the job files (the c* and d* files) in /var/spool/cups, but leave the tmp folder alone.')).toEqual([]);
     expect(offKind(['/var/spool/cups/tmp1.tmp', '/var/spool/cups/c00101'], 'delete the temp files in /var/spool/cups')).toEqual(['/var/spool/cups/c00101']);
     const pkgs = ['/home/user/miniconda3/pkgs/numpy-1.26.4.tar.bz2', '/home/user/miniconda3/pkgs/pandas-2.2.1.conda'];
-    expect(offKind(pkgs, 'delete the downloaded .tar.bz2 and .conda archives, not the extracted package folders')).toEqual([]);
-    expect(offKind([...pkgs, '/home/user/miniconda3/pkgs/urls.txt'], 'delete the downloaded .tar.bz2 and .conda archives')).toEqual(['/home/user/miniconda3/pkgs/urls.txt']);
+    // "not the extracted package folders" names no kind to delete; an extension alone does not make a file the kind named
+    expect(offKind(pkgs, 'delete the downloaded .tar.bz2 and .conda archives, not the extracted package folders')).toEqual(['/home/user/miniconda3/pkgs/pandas-2.2.1.conda']);
+    expect(offKind(['/home/user/conv/tmp_0001.raw', '/home/user/conv/DSC_0001.RAW'], 'delete the .raw scratch files the converter leaves in ~/conv')).toEqual(['/home/user/conv/DSC_0001.RAW']);
   });
 
   it('takes what a CI run leaves in an artifacts folder, or names for a numbered build, as build artifacts', () => {

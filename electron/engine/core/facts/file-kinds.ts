@@ -66,11 +66,9 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // a file the request names by its own name (".DS_Store files") is what it describes, whatever
   // kind another of its words names ("the client's zip")
   const words = new Set(request.toLowerCase().split(/[\s,;:!?"'()]+/).map((w) => w.replace(/\.+$/, '')));
-  // and so is a file a name pattern of the request matches ("the c* and d* files"), or one with
-  // an extension it gives (".conda archives")
-  const patterns = [...words]
-    .filter((w) => (/^[\w.-]*\*[\w.*-]*$/.test(w) && /\w/.test(w)) || /^\.[a-z0-9][\w.-]*$/.test(w))
-    .map((w) => new RegExp((w.startsWith('.') ? '.' : '^') + w.replace(/[.+^${}()|\\-]/g, '\\$&').replace(/\*/g, '.*') + '$'));
+  // and so is a file a name pattern of the request matches ("the c* and d* files"); an extension
+  // alone is not (".raw scratch files" are scratch files, not the camera's .RAW originals)
+  const patterns = [...words].filter((w) => /^[\w.-]*\*[\w.*-]*$/.test(w) && /\w/.test(w)).map((w) => new RegExp('^' + w.replace(/[.+^${}()|\\-]/g, '\\$&').replace(/\*/g, '.*') + '$'));
   return paths.filter((p) => {
     const parts = p.toLowerCase().split('/').filter(Boolean);
     const name = parts.pop() ?? '';
