@@ -123,7 +123,7 @@ program
   .command('train')
   .description('train the projector on the seed examples plus human decisions and export it to ONNX')
   .option('--out <file>', 'where to write the model (default: the data dir)')
-  .option('--seed-only', 'leave out the human decisions in the store (with --cases, how assets/models/projector.onnx is made: npm run train)')
+  .option('--seed-only', 'train on the shipped seed examples only, no human decisions (how assets/models/projector.onnx is made: npm run train)')
   .option('--epochs <n>', 'epochs', (v) => parseInt(v, 10))
   .option('--cases <files...>', 'also train on the dev half of these case files (never a held-out set)')
   .action(
