@@ -114,8 +114,6 @@ export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(e
  * A comment in a configuration file saying that a value in it must stay as it is: "this must keep
  * pointing at db1", "do not change", "leave as is", "pinned to 5.4".
  */
-/** A line saying a running process must not be stopped. */
-export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))";
 export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (keep|stay|remain|still)|(do not|don't|never|must not|should not|shouldn't) (change|edit|touch|modify|update|repoint|switch|alter|replace|bump)|(keep|leave) (it |this |these |that )?(pointing|pinned|unchanged|untouched|as (it is|is))|(not|never) (be )?(changed|edited|modified|updated|repointed|switched|bumped)|pinned (to|on|at)";
 
 /**
@@ -124,13 +122,16 @@ export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (kee
  */
 export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
 
+/** A line saying a running process must not be stopped. */
+export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))";
+
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 export const PRODUCTION_MARK = '(^|[^a-z0-9])(prod|production)([^a-z0-9]|$)';
 
-/** A file a program keeps to say it is running, or to hold others off: app.pid, .lock, LOCK, db.lck. */
 /** Programs that write an archive, and the names archives have. */
 const ARCHIVERS = new Set(['tar', 'zip', '7z']);
 const ARCHIVE_NAME = /\.(tar|tgz|tbz2?|txz|zip|7z)$|\.tar\.(gz|bz2|xz|zst)$/;
+/** A file a program keeps to say it is running, or to hold others off: app.pid, .lock, LOCK, db.lck, lock-frontend. */
 const LOCK_FILE = /(\.(pid|lock|lck)|^\.?(lock|lockfile)([-_][a-z]+)?|^LOCK)$/i;
 
 /**
@@ -779,13 +780,13 @@ lk() {
       done
       # a lock in a program's own state folder is that program's while it runs (the lock in
       # /var/lib/dpkg is held by apt, dpkg or unattended-upgrade, one in /var/lib/mysql by mysqld)
-      d=$(basename -- "$(dirname -- "$2")")
+      d=${'$'}{2%/*}; d=${'$'}{d##*/}
       case "$d" in ''|.|/|tmp|temp|run|lock|locks|var|lib|cache|user|home|root|data|srv|opt|etc) ;; *)
         for c in /proc/[0-9]*/cmdline; do
-          q=$(basename -- "$(dirname -- "$c")")
+          q=${'$'}{c#/proc/}; q=${'$'}{q%%/*}
           [ "$q" = "$$" ] || [ "$q" = "$WS" ] || [ "$q" = 1 ] && continue
           for w in $(tr '\000' ' ' < "$c" 2>/dev/null | cut -d ' ' -f 1-2); do
-            n=$(basename -- "$w")
+            n=${'$'}{w##*/}
             case "$d:$n" in
               dpkg:apt*|dpkg:dpkg*|dpkg:unattended-upgr*|dpkg:aptitude*|dpkg:packagekit*|dpkg:synaptic*|apt:apt*|apt:dpkg*|apt:unattended-upgr*|lists:apt*|archives:apt*|rpm:rpm*|rpm:yum*|rpm:dnf*|*:*"$d"*)
                 r "$1" holder "$q $(tr '\000' ' ' < "$c" 2>/dev/null)"; r "$1" done 1; return ;;

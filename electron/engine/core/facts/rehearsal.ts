@@ -505,6 +505,27 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, unaskedEdits, grants, failed: '' };
 }
 
+/** A line of words, lower-cased, for comparing setting lines with a request. */
+const lineWords = (l: string): string[] => l.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+
+/**
+ * A rewrite's removed and added lines paired in order, each pair one setting keeping its name:
+ * the setting, whether the request names it, the words that differ between the two lines and the
+ * words of the request. Undefined for a pair that is not one setting changed.
+ */
+function settingPairs(edit: NonNullable<RehearsalReport['edits']>[number], request: string): ({ old: string; neu: string; named: boolean; gone: string[]; come: string[]; said: Set<string> } | undefined)[] {
+  const said = new Set(lineWords(request));
+  return edit.removed.map((old, i) => {
+    const neu = edit.added[i]!;
+    const key = SETTING_KEY.exec(old)?.[1];
+    if (key === undefined || SETTING_KEY.exec(neu)?.[1] !== key) return undefined;
+    const a = lineWords(old);
+    const b = lineWords(neu);
+    const named = new RegExp(`(^|[^A-Za-z0-9_.-])${key.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(request);
+    return { old, neu, named, gone: a.filter((w) => !b.includes(w)), come: b.filter((w) => !a.includes(w)), said };
+  });
+}
+
 /**
  * The setting lines of one rewrite that the request does not speak of, when it speaks of others
  * of the same rewrite: lines paired in order, each keeping its setting's name; a pair is spoken
@@ -512,17 +533,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
  */
 export function unaskedSettings(edit: NonNullable<RehearsalReport['edits']>[number], request: string): string[] {
   if (edit.more || edit.removed.length < 2 || edit.removed.length !== edit.added.length) return [];
-  const words = (l: string) => l.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
-  const said = new Set(words(request));
-  const pairs = edit.removed.flatMap((old, i) => {
-    const neu = edit.added[i]!;
-    const key = SETTING_KEY.exec(old)?.[1];
-    if (key === undefined || SETTING_KEY.exec(neu)?.[1] !== key) return [];
-    const a = words(old);
-    const b = words(neu);
-    const differ = [...a.filter((w) => !b.includes(w)), ...b.filter((w) => !a.includes(w))];
-    const named = new RegExp(`(^|[^A-Za-z0-9_.-])${key.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(request);
-    return [{ line: `${edit.path}: ${old.trim()} -> ${neu.trim()}`, asked: named || (differ.length > 0 && differ.every((w) => said.has(w))) }];
+  const pairs = settingPairs(edit, request).flatMap((p) => {
+    if (!p) return [];
+    const differ = [...p.gone, ...p.come];
+    return [{ line: `${edit.path}: ${p.old.trim()} -> ${p.neu.trim()}`, asked: p.named || (differ.length > 0 && differ.every((w) => p.said.has(w))) }];
   });
   return pairs.some((p) => p.asked) ? pairs.filter((p) => !p.asked).map((p) => p.line) : [];
 }
@@ -543,19 +557,7 @@ const SETTING_KEY = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*[=:]/;
  */
 export function askedEdit(edit: NonNullable<RehearsalReport['edits']>[number], request: string): boolean {
   if (edit.more || edit.removed.length === 0 || edit.removed.length !== edit.added.length || edit.removed.length > 3) return false;
-  const words = (l: string) => l.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
-  const said = new Set(words(request));
-  return edit.removed.every((old, i) => {
-    const neu = edit.added[i]!;
-    const key = SETTING_KEY.exec(old)?.[1];
-    if (key === undefined || SETTING_KEY.exec(neu)?.[1] !== key) return false;
-    if (!new RegExp(`(^|[^A-Za-z0-9_.-])${key.replace(/[.]/g, '\\.')}($|[^A-Za-z0-9_-])`, 'i').test(request)) return false;
-    const a = words(old);
-    const b = words(neu);
-    const gone = a.filter((w) => !b.includes(w));
-    const come = b.filter((w) => !a.includes(w));
-    return come.length > 0 && [...gone, ...come].every((w) => said.has(w));
-  });
+  return settingPairs(edit, request).every((p) => !!p && p.named && p.come.length > 0 && [...p.gone, ...p.come].every((w) => p.said.has(w)));
 }
 
 /** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
