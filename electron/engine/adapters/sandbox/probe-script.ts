@@ -15,6 +15,7 @@ import { isSensitivePath, normalizePath, parentOf } from '../../core/facts/paths
 import { applyMode } from '../../core/facts/modes.js';
 import { ENTRY_DELETERS, pidfileOf, programWord, SERVER_READS, SERVES_CGI, SERVES_PHP, tarArgs } from '../../core/facts/shell-commands.js';
 import { sedArgs, sedS } from '../../core/facts/sed.js';
+import { COPY_CLAIM, DONE_CLAIM } from '../../core/facts/rehearsal.js';
 
 /** Most paths looked at per action (more would make the script slow and the verdict no wiser). */
 export const MAX_PATHS = 64;
@@ -126,6 +127,12 @@ export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(
 export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))";
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
+/** A line of a log or status file that says a run failed (extended regular expression, any case). */
+export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout)([^a-z]|$)';
+
+/** A line of a log or status file that says a run finished well. */
+export const RUN_SUCCEEDED = '(^|[^a-z])(success|successful|successfully|succeeded|complete|completed|done|finished|ok)([^a-z]|$)';
+
 export const PRODUCTION_MARK = '(^|[^a-z0-9])(prod|production)([^a-z0-9]|$)';
 
 /** Programs that write an archive, and the names archives have. */
@@ -229,6 +236,13 @@ export interface ProbePlan {
    * cgi-bin, or .php pages).
    */
   served: { root: string; runs: 'cgi' | 'php' | '' }[];
+  /**
+   * What the action deletes or empties when the request says the data was already processed,
+   * copied or uploaded: the folders around it (its own folder and the other places the request
+   * names) are looked through for a sign that the run it speaks of failed (a `_FAILED` or
+   * `INCOMPLETE` marker, a part file, a log or status file whose last word is a failure).
+   */
+  claimed?: { target: string; places: string[] }[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -539,6 +553,20 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   // a folder a `DIR/*` pattern empties
   const emptied = new Set<string>();
   for (const x of e.deletes) if (x.path.endsWith('/*') && x.path.length > 3 && fixed({ path: x.path.slice(0, -2), dynamic: x.dynamic })) emptied.add(x.path.slice(0, -2));
+  // what the request says was already processed or copied elsewhere, deleted or emptied: its
+  // folder, and the folders the request names besides it, are read for a sign that the run failed
+  const claimed: { target: string; places: string[] }[] = [];
+  if (COPY_CLAIM.test(request.request ?? '') || DONE_CLAIM.test(request.request ?? '')) {
+    const named = facts.requestPaths.filter((p) => plain(p) && !GLOB.test(p)).map((p) => p.replace(/\/+$/, '') || '/');
+    for (const x of e.deletes) {
+      if (x.dynamic || !plain(x.path)) continue;
+      const target = GLOB.test(x.path) ? globParent(x.path) : x.path;
+      if (target === undefined || target === '/' || claimed.some((c) => c.target === target)) continue;
+      const within = (p: string) => p === target || p.startsWith(`${target}/`);
+      const places = [...new Set([parentOf(target), ...named.filter((p) => !within(p) && !target.startsWith(`${p}/`))])].filter((p) => p !== '/' && !within(p));
+      if (places.length > 0) claimed.push({ target, places: places.slice(0, 4) });
+    }
+  }
   const doomed = new Set<string>();
   // (a find that deletes by its tests, a name or an age, removes the entries that match, as rm does)
   for (const x of e.deletes) if ((ENTRY_DELETERS.has(x.by) || (x.by === 'find -delete' && x.glob)) && !x.dynamic && plain(x.path) && x.path !== '/') doomed.add(x.path);
@@ -569,6 +597,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       .filter((x) => SERVER_READS.has(x.by) && fixed(x))
       .map((x) => ({ root: x.path, runs: x.by === SERVES_CGI ? ('cgi' as const) : x.by === SERVES_PHP ? ('php' as const) : ('' as const) }))
       .slice(0, MAX_NOTED),
+    claimed: claimed.slice(0, MAX_NOTED),
     skipped,
   };
 }
@@ -763,6 +792,27 @@ pm() {
     done
   done
   r "$1" done 1
+}
+# a sign beside $2 (in the folders $3...) that the run the request says is finished failed: a
+# marker file (_FAILED, INCOMPLETE, a .part file) in a folder or one level down, or a log, status
+# file or note whose last line telling failure from success tells failure; $2 itself not read
+fr() {
+  s=$1; t=$2; shift 2
+  for p in "$@"; do
+    [ -d "$p" ] && [ ! -L "$p" ] || continue
+    m=$(find "$p" -mindepth 1 -maxdepth 2 \( -iname '_failed' -o -iname 'failed' -o -iname '*.failed' -o -iname '_failure' -o -iname 'incomplete' -o -iname '_incomplete' -o -iname '*.incomplete' -o -iname 'aborted' -o -iname '_aborted' -o -iname '*.aborted' -o -iname '_error' -o -iname '*.part' -o -iname '*.partial' \) 2>/dev/null | while IFS= read -r x; do case "$x" in "$t"|"$t"/*) continue ;; esac; printf '%s\n' "$x"; break; done)
+    if [ -n "$m" ]; then r "$s" failed "$m"; r "$s" says "$m"; break; fi
+    l=$(for c in "$p"/*; do
+      [ -f "$c" ] && [ ! -L "$c" ] || continue
+      case "$c" in "$t"|"$t"/*) continue ;; esac
+      case "${'$'}{c##*/}" in *.log|*.out|*.err|*status*|*STATUS*|*state*|*result*|*.txt|*.md|README*|NOTES*) ;; *) continue ;; esac
+      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      y=$(tail -n 30 -- "$c" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
+      [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { printf '%s\t%s\n' "$c" "$(printf '%s' "$y" | head -c 300)"; break; }
+    done)
+    if [ -n "$l" ]; then r "$s" failed "${'$'}{l%%	*}"; r "$s" says "${'$'}{l#*	}"; break; fi
+  done
+  r "$s" done 1
 }
 # the running process that holds a pid or lock file: the pid written in it, or a process with it open
 lk() {
@@ -1272,6 +1322,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
+    if ((plan.claimed?.length ?? 0) > 0) lines.push(`RUNEND=${shQuote(`${RUN_FAILED}|${RUN_SUCCEEDED}`)}`, `RUNFAIL=${shQuote(RUN_FAILED)}`);
+    (plan.claimed ?? []).forEach((x, i) => lines.push(`fr c${i} ${shQuote(x.target)} ${x.places.map(shQuote).join(' ')}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
@@ -1575,6 +1627,9 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       const secret = files.find((f) => f.endsWith('/.git') || isSensitivePath(f, '/root')) ?? '';
       return { secret, program: rec.get('program')?.[0] ?? '' };
     }),
+  );
+  (plan.claimed ?? []).forEach((x, i) =>
+    answer('failed-run', x.target, `c${i}`, 'the folders around what is about to be deleted could not be read', (rec) => ({ file: rec.get('failed')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })),
   );
   plan.groupsOut.forEach((g, i) => answer('primary-group', g, `P${i}`, '/etc/group or /etc/passwd could not be read', (rec) => rec.get('member') ?? []));
   plan.accounts.forEach((a, i) =>

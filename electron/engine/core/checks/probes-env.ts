@@ -95,6 +95,8 @@ export interface ProbesEnv {
    * (`PID ARGS`), or that could not be looked at, with why.
    */
   lockHolders: Record<string, string>;
+  /** What the request says was already processed or copied, and the sign beside it that the run failed (a marker file, or a log's last word). */
+  failedRuns: { target: string; file: string; says: string }[];
   /**
    * Accounts and groups the action adds with an id that the live account files show as already
    * held by another name (`holder`), or whose name is already there (`exists`); keyed `passwd:NAME`
@@ -156,11 +158,13 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, processes: {}, lockHolders: {}, failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
       if (r.probe === 'lock-holder') env.lockHolders[r.target] = `unknown (${r.error ?? 'no answer'})`;
+      // so may a run nobody could look into have failed
+      if (r.probe === 'failed-run') env.failedRuns.push({ target: r.target, file: '', says: `unknown (${r.error ?? 'no answer'})` });
       // so may a machine nobody could look at be production: a request calling it a test one asks
       if (r.probe === 'production-mark') env.production = `unknown (${r.error ?? 'no answer'})`;
       continue;
@@ -221,7 +225,9 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       const spared = Array.isArray(x.spared) ? (x.spared as Record<string, unknown>[]).map((y) => ({ pid: String(y['pid'] ?? ''), file: String(y['file'] ?? ''), says: String(y['says'] ?? '') })) : [];
       env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [], spared };
     } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
-    else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
+    else if (r.probe === 'failed-run' && v && typeof v === 'object' && !Array.isArray(v)) {
+      if (v['file']) env.failedRuns.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
+    }    else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.accountIds.push(r.target);
       const holder = String(v['holder'] ?? '');
       const name = r.target.slice(r.target.indexOf(':') + 1);

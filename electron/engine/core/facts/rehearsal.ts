@@ -91,7 +91,13 @@ const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
  * A request that justifies losing data by another copy of it: duplicates, originals kept
  * elsewhere, everything already moved, copied, synced or backed up, archives already unpacked.
  */
-const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(has|have|holds?|contains?) (got )?(everything|all of it|all the data|it all)|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded) )/i;
+export const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(has|have|holds?|contains?) (got )?(everything|all of it|all the data|it all)|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded) )/i;
+
+/**
+ * A request that rests on work said to be finished: data already processed, converted, imported,
+ * uploaded or copied, a job or a sync said to be done (besides what COPY_CLAIM says of copies).
+ */
+export const DONE_CLAIM = /\b(already|been|got|were|was|are|is|all|have|has|now)\s+(been\s+)?(processed|converted|imported|ingested|transcoded|rendered|encoded|exported|indexed|loaded|published|deployed|replicated|restored|verified|uploaded|synced|copied|archived|backed up|migrated|transferred|moved|merged)\b|\b(done|finished|completed?|succeeded|through) (processing|converting|importing|exporting|uploading|syncing|copying|backing up|migrating|transferring|transcoding|rendering|with)\b|\b(processing|conversion|import|export|upload|sync|backup|migration|transfer|transcod\w*|render\w*|job|run|pipeline|copy|ingest)\b[^.;!?]{0,30}\b(is|are|was|were|has|have)\s+(been\s+)?(done|finished|complete|completed|succeeded)\b/i;
 
 /**
  * A request to move or rename, and one that also asks to delete or replace something (restoring
