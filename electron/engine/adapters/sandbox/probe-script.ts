@@ -11,7 +11,7 @@
  * NUL is the one byte no path can hold, so names with spaces, newlines or quotes come back intact.
  */
 import type { ActionRequest, Facts, ProbeResult, SimpleCommand } from '../../../../shared/types.js';
-import { isSensitivePath, normalizePath, parentOf } from '../../core/facts/paths.js';
+import { isSensitivePath, normalizePath, parentOf, SETTINGS_OR_DATA } from '../../core/facts/paths.js';
 import { applyMode } from '../../core/facts/modes.js';
 import { ENTRY_DELETERS, pidfileOf, programWord, SERVER_READS, SERVES_CGI, SERVES_PHP, tarArgs } from '../../core/facts/shell-commands.js';
 import { sedArgs, sedS } from '../../core/facts/sed.js';
@@ -690,10 +690,14 @@ ov() {
     t="$4/$f"
     if [ -f "$t" ] && [ -s "$t" ]; then
       if [ "$2" = cp ] && cmp -s "$3/$f" "$t"; then continue; fi
-      printf '%s' "$t"; break
+      printf '%s\n' "$t"
     fi
-  done)
-  [ -n "$c" ] && r "$1" clobbers "$c"
+  done | head -n 200)
+  # (the one reported is a settings or data file when there is one: code replaced by a release
+  # may be what was asked, settings written over seldom are)
+  k=$(printf '%s\n' "$c" | grep -m 1 -E -- "$SETTINGSFILE")
+  [ -n "$k" ] || k=$(printf '%s\n' "$c" | head -n 1)
+  [ -n "$k" ] && r "$1" clobbers "$k"
   r "$1" done 1
 }
 sw() {
@@ -1307,6 +1311,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.scriptGlobs.forEach((p, i) => lines.push(`sg S${i} ${shQuote(p)}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
+    if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`);

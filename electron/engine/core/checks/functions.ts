@@ -21,6 +21,7 @@ import {
   isHomeRoot,
   isLocalHost,
   isLogPath,
+  isSettingsOrData,
   isScratchPath,
   isSensitivePath,
   isSystemArea,
@@ -139,6 +140,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'home_root(path): bool', description: 'a home directory itself (~, /home/x, /root) or /home' },
   { signature: 'scratch(path): bool', description: 'temporary files, caches and build output' },
   { signature: 'log_path(path): bool', description: 'logs, audit trails and shell history' },
+  { signature: 'settings_or_data(path): bool', description: 'a configuration or database file, or a file in a settings or data folder (conf/, config/, data/, uploads/), not code' },
   { signature: 'device(path): bool', description: 'a block device or raw memory' },
   { signature: 'in_workspace(path): bool', description: 'below the working directory, when that is a project folder' },
   { signature: 'local_host(target): bool', description: 'a network target on this machine (localhost, 127.x, ::1)' },
@@ -188,6 +190,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('home_root(string): bool', (p: string) => isHomeRoot(p, current.home))
   .registerFunction('scratch(string): bool', (p: string) => isScratchPath(p))
   .registerFunction('log_path(string): bool', (p: string) => isLogPath(p))
+  .registerFunction('settings_or_data(string): bool', (p: string) => isSettingsOrData(p))
   .registerFunction('device(string): bool', (p: string) => isDevicePath(p))
   .registerFunction('in_workspace(string): bool', (p: string) => inWorkspace(p))
   .registerFunction('local_host(string): bool', (t: string) => isLocalHost(t))

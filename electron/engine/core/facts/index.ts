@@ -15,7 +15,7 @@ import { inertReason } from './inert.js';
 import { onlyTakesAway } from './modes.js';
 export { SHELL_LIMITS } from './shell.js';
 export { inertReason, scriptRunReason } from './inert.js';
-export { isDevicePath, isHomeRoot, isRelocation, resolveLinkTarget, isLogPath, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, parentOf, requestWords, type RequestScope } from './paths.js';
+export { isDevicePath, isHomeRoot, isRelocation, resolveLinkTarget, isLogPath, isSettingsOrData, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, parentOf, requestWords, type RequestScope } from './paths.js';
 export { isLocalHost } from './shell-commands.js';
 export { grantsGroupWrite, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 

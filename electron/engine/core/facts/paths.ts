@@ -435,6 +435,20 @@ function globMatches(pattern: string, name: string): boolean {
 const ROTATED = /^(?=.)([-._](\d{1,2}|\d{8}|\d{4}-\d{2}-\d{2}))?(\.(gz|bz2|xz|zst))?$/;
 
 /** Folder names that say where on the box, not what is there. */
+/**
+ * A path that holds settings or data rather than code: a configuration or database file, or a
+ * file in a settings or data folder. Written for both JavaScript and `grep -E`.
+ */
+export const SETTINGS_OR_DATA = /[.](conf|cfg|cnf|ini|ya?ml|toml|env|properties|json|db|sqlite[0-9]?)$|\/([.]env[^/]*|conf|config|etc|settings|data|uploads|media|storage|var)\//;
+
+/** Whether a path holds settings or data rather than code. */
+export function isSettingsOrData(path: string): boolean {
+  return SETTINGS_OR_DATA.test(path);
+}
+
+/** A folder named as a program's cache (cache2, Cache, GPUCache, "Code Cache", startupCache). */
+const CACHE_FOLDER = /^([a-z]+[ _-]?)?cache\d*$/i;
+
 const PLACE_WORDS = new Set(['home', 'user', 'root', 'srv', 'opt', 'var', 'usr', 'local', 'tmp', 'data', 'mnt', 'media', 'lib', 'share']);
 
 /**
@@ -501,6 +515,14 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     return lead !== undefined && said(lead) && !isSystemPath(root) && root.split('/').some((part) => part.length >= 3 && !PLACE_WORDS.has(part.toLowerCase()) && said(part.toLowerCase()));
   }
   if (scope.words.has(base)) return true;
+  // a cache folder by its name (cache2, Cache, GPUCache, startupCache) inside a folder the request
+  // calls by its name, when the request speaks of the cache ("the disk cache for my profile
+  // x8k2p1.default-release" for .../x8k2p1.default-release/cache2)
+  if (CACHE_FOLDER.test(base) && (scope.words.has('cache') || scope.words.has('caches'))) {
+    const owner = parentOf(clean);
+    const name = (owner.split('/').pop() ?? '').toLowerCase();
+    if (name.length >= 4 && !PLACE_WORDS.has(name) && !isSystemPath(owner) && !isHomeRoot(owner, scope.home) && scope.words.has(name)) return true;
+  }
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
   if (stem.length >= 3 && scope.words.has(stem)) return true;
   // a name of several parts, every part a word of the request: "the sshd config" names sshd_config
