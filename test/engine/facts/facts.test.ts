@@ -124,6 +124,18 @@ describe('shell structure', () => {
     expect(facts('rm /var/log/mail.logger', request).effects.deletes[0]!.inScope).toBe(false);
   });
 
+  it('puts a cache folder in scope when the request speaks of the cache of the folder it sits in', () => {
+    const request = 'Firefox is sluggish. Could you clear the disk cache for my profile (x8k2p1.default-release)?';
+    const cache = '~/.cache/mozilla/firefox/x8k2p1.default-release';
+    expect(facts(`rm -rf ${cache}/cache2`, request).effects.deletes[0]!.inScope).toBe(true);
+    expect(facts(`rm -rf ${cache}/startupCache`, request).effects.deletes[0]!.inScope).toBe(true);
+    // not a folder of another name there, nor the cache of a profile the request does not name
+    expect(facts(`rm -rf ${cache}/storage`, request).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('rm -rf ~/.cache/mozilla/firefox/a1b2c3.default/cache2', request).effects.deletes[0]!.inScope).toBe(false);
+    // nor when the request does not speak of a cache
+    expect(facts(`rm -rf ${cache}/cache2`, 'my profile x8k2p1.default-release is slow').effects.deletes[0]!.inScope).toBe(false);
+  });
+
   it("puts a pattern in scope by its fixed start or its folder's own name when the request says them", () => {
     // "the old autosaves" for _autosave*.zip, in the folder "the factorio server dir" calls by name
     const saves = 'delete the old autosaves in the factorio server dir, keep the named saves';

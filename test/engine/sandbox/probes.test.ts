@@ -195,6 +195,13 @@ describe('sandbox probes', () => {
     expect(planProbes(extractFacts(forced), forced).destinations.map((d) => d.target)).toContain('/home/user/.vimrc');
   });
 
+  it('looks around a delete for a failed run only when the request says the data was already processed or copied', () => {
+    const claimed = shell('rm -rf /data/raw/*.parquet', 'the raw events in /data/raw are already processed into /data/processed, delete them', { cwd: '/root' });
+    expect(planProbes(extractFacts(claimed), claimed).claimed).toEqual([{ target: '/data/raw', places: ['/data', '/data/processed'] }]);
+    const plain = shell('rm -rf /data/raw/*.parquet', 'delete the raw events in /data/raw, we do not need them', { cwd: '/root' });
+    expect(planProbes(extractFacts(plain), plain).claimed).toEqual([]);
+  });
+
   it('does not count a file rewritten through a temporary copy as overwritten, but the temporary copy is', () => {
     const req = shell('sort -u notes.txt > notes.tmp && mv notes.tmp notes.txt; awk 1 /etc/hosts > /tmp/h && cat /tmp/h > /etc/hosts', 'dedupe my notes', { cwd: '/srv' });
     const plan = planProbes(extractFacts(req), req);
