@@ -150,6 +150,18 @@ export function programOf(proc: string): string {
   return word.slice(word.lastIndexOf('/') + 1);
 }
 
+/**
+ * The separate runs among the processes a kill by name reaches: the command lines of the matches
+ * whose parent is not itself a match (a server's workers belong to its master), each once. Two
+ * runs of one program with other arguments (`worker --queue mail`, `worker --queue payments`)
+ * are two things the name stops at once.
+ */
+export function separateRuns(matches: string[], parents: string[]): string[] {
+  const pids = new Set(matches.map((m) => m.trim().split(/\s+/)[0]));
+  const roots = matches.filter((m, k) => !pids.has(parents[k] ?? ''));
+  return [...new Set(roots.map((m) => m.trim().split(/\s+/).slice(1).join(' ')))];
+}
+
 /** What one action needs looked at. */
 export interface ProbePlan {
   paths: string[];
@@ -786,6 +798,8 @@ pm() {
       *) [ "$n" = "$3" ] || continue ;;
     esac
     r "$1" proc "$p $a"
+    # its parent (the field after the state, which follows the name in parentheses)
+    r "$1" parent "$(sed 's/^.*) //' "$d/stat" 2>/dev/null | cut -d' ' -f2)"
     # a small file in the run, lock or temp folders that holds its id on its first line and says
     # not to stop it ("DO NOT KILL: it cannot resume")
     for f in /run/* /var/run/* /var/lock/* /tmp/*; do
@@ -1621,7 +1635,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('processes', x.target, `k${i}`, 'the running processes could not be listed', (rec) => {
       const matches = rec.get('proc') ?? [];
       const spared = (rec.get('spare') ?? []).map((pid, k) => ({ pid, file: rec.get('file')?.[k] ?? '', says: rec.get('says')?.[k] ?? '' }));
-      return { matches, programs: [...new Set(matches.map(programOf))], spared };
+      return { matches, programs: [...new Set(matches.map(programOf))], runs: separateRuns(matches, rec.get('parent') ?? []), spared };
     }),
   );
   plan.locks.forEach((p, i) => answer('lock-holder', p, `l${i}`, 'the file could not be read', (rec) => rec.get('holder')?.[0] ?? ''));

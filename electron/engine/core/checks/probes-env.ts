@@ -89,7 +89,7 @@ export interface ProbesEnv {
    * and the programs they run (a script's name when an interpreter runs one).
    */
   /** `spared`: matched processes that a small file in the run, lock or temp folders names by id and says not to stop. */
-  processes: Record<string, { matches: string[]; programs: string[]; spared: { pid: string; file: string; says: string }[] }>;
+  processes: Record<string, { matches: string[]; programs: string[]; runs: string[]; spared: { pid: string; file: string; says: string }[] }>;
   /**
    * Pid and lock files the action deletes that a running process still holds, with that process
    * (`PID ARGS`), or that could not be looked at, with why.
@@ -221,9 +221,9 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       for (const x of (v['hits'] as { file: string; line: string }[] | undefined) ?? []) env.settings.push({ re: r.target, file: String(x.file), key: settingKey(String(x.line)), line: String(x.line) });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
     else if (r.probe === 'processes' && v && typeof v === 'object' && !Array.isArray(v)) {
-      const x = v as { matches?: unknown; programs?: unknown; spared?: unknown };
+      const x = v as { matches?: unknown; programs?: unknown; runs?: unknown; spared?: unknown };
       const spared = Array.isArray(x.spared) ? (x.spared as Record<string, unknown>[]).map((y) => ({ pid: String(y['pid'] ?? ''), file: String(y['file'] ?? ''), says: String(y['says'] ?? '') })) : [];
-      env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [], spared };
+      env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [], runs: Array.isArray(x.runs) ? x.runs.map(String) : [], spared };
     } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
     else if (r.probe === 'failed-run' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.failedRuns.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
