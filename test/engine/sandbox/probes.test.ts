@@ -197,7 +197,7 @@ describe('sandbox probes', () => {
 
   it('looks around a delete for a failed run only when the request says the data was already processed or copied', () => {
     const claimed = shell('rm -rf /data/raw/*.parquet', 'the raw events in /data/raw are already processed into /data/processed, delete them', { cwd: '/root' });
-    expect(planProbes(extractFacts(claimed), claimed).claimed).toEqual([{ target: '/data/raw', places: ['/data', '/data/processed'] }]);
+    expect(planProbes(extractFacts(claimed), claimed).claimed).toEqual([{ target: '/data/raw', glob: '/data/raw/*.parquet', places: ['/data/raw', '/data', '/data/processed'] }]);
     const plain = shell('rm -rf /data/raw/*.parquet', 'delete the raw events in /data/raw, we do not need them', { cwd: '/root' });
     expect(planProbes(extractFacts(plain), plain).claimed).toEqual([]);
   });

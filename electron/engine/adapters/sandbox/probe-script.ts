@@ -84,7 +84,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|reproduced)|(keep|preserve) (this|these|the files)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
+export const KEEP_NOTE = "(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -109,7 +109,7 @@ export interface Destination {
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)";
 
 /** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
-export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)";
+export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(these|they) (are|were) (the )?(only|last|sole|original|final) |(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)";
 
 /**
  * A comment in a configuration file saying that a value in it must stay as it is: "this must keep
@@ -254,7 +254,7 @@ export interface ProbePlan {
    * names) are looked through for a sign that the run it speaks of failed (a `_FAILED` or
    * `INCOMPLETE` marker, a part file, a log or status file whose last word is a failure).
    */
-  claimed?: { target: string; places: string[] }[];
+  claimed?: { target: string; glob?: string; places: string[] }[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -572,11 +572,13 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     const named = facts.requestPaths.filter((p) => plain(p) && !GLOB.test(p)).map((p) => p.replace(/\/+$/, '') || '/');
     for (const x of e.deletes) {
       if (x.dynamic || !plain(x.path)) continue;
-      const target = GLOB.test(x.path) ? globParent(x.path) : x.path;
+      // (a pattern's folder is read too, all but what the pattern reaches)
+      const glob = GLOB.test(x.path) ? x.path : undefined;
+      const target = glob !== undefined ? globParent(glob) : x.path;
       if (target === undefined || target === '/' || claimed.some((c) => c.target === target)) continue;
-      const within = (p: string) => p === target || p.startsWith(`${target}/`);
-      const places = [...new Set([parentOf(target), ...named.filter((p) => !within(p) && !target.startsWith(`${p}/`))])].filter((p) => p !== '/' && !within(p));
-      if (places.length > 0) claimed.push({ target, places: places.slice(0, 4) });
+      const within = (p: string) => glob === undefined && (p === target || p.startsWith(`${target}/`));
+      const places = [...new Set([...(glob !== undefined ? [target] : []), parentOf(target), ...named.filter((p) => !within(p) && !target.startsWith(`${p}/`))])].filter((p) => p !== '/' && !within(p));
+      claimed.push({ target, ...(glob !== undefined ? { glob } : {}), places: places.slice(0, 4) });
     }
   }
   const doomed = new Set<string>();
@@ -811,24 +813,36 @@ pm() {
   done
   r "$1" done 1
 }
-# a sign beside $2 (in the folders $3...) that the run the request says is finished failed: a
-# marker file (_FAILED, INCOMPLETE, a .part file) in a folder or one level down, or a log, status
-# file or note whose last line telling failure from success tells failure; $2 itself not read
+# a sign that the run the request says is finished failed, for what it deletes ($2, or what
+# pattern $3 reaches in it): a marker file (_FAILED, INCOMPLETE, a .part file) in the folders
+# $4... or one level down, or a log, status file or note there whose last line telling failure
+# from success tells failure; then a log or status file elsewhere that names $2 by its path
+# (a sync's log on the NAS it copies to) and ends on a failure
 fr() {
-  s=$1; t=$2; shift 2
+  s=$1; t=$2; g=$3; shift 3
+  gone() { if [ "$g" = - ]; then case "$1" in "$t"|"$t"/*) return 0 ;; esac; else case "$1" in $g) return 0 ;; esac; fi; return 1; }
+  # the last line of file $1 (its last 30) that tells failure or success, when it tells failure
+  ends() {
+    y=$(tail -n 30 -- "$1" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
+    [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && printf '%s' "$y" | head -c 300
+  }
+  small() { [ -f "$1" ] && [ ! -L "$1" ] && [ "$(stat -c %s -- "$1" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ]; }
   for p in "$@"; do
     [ -d "$p" ] && [ ! -L "$p" ] || continue
-    m=$(find "$p" -mindepth 1 -maxdepth 2 \( -iname '_failed' -o -iname 'failed' -o -iname '*.failed' -o -iname '_failure' -o -iname 'incomplete' -o -iname '_incomplete' -o -iname '*.incomplete' -o -iname 'aborted' -o -iname '_aborted' -o -iname '*.aborted' -o -iname '_error' -o -iname '*.part' -o -iname '*.partial' \) 2>/dev/null | while IFS= read -r x; do case "$x" in "$t"|"$t"/*) continue ;; esac; printf '%s\n' "$x"; break; done)
-    if [ -n "$m" ]; then r "$s" failed "$m"; r "$s" says "$m"; break; fi
-    l=$(for c in "$p"/*; do
-      [ -f "$c" ] && [ ! -L "$c" ] || continue
-      case "$c" in "$t"|"$t"/*) continue ;; esac
-      case "${'$'}{c##*/}" in *.log|*.out|*.err|*status*|*STATUS*|*state*|*result*|*.txt|*.md|README*|NOTES*) ;; *) continue ;; esac
-      [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
-      y=$(tail -n 30 -- "$c" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
-      [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { printf '%s\t%s\n' "$c" "$(printf '%s' "$y" | head -c 300)"; break; }
-    done)
-    if [ -n "$l" ]; then r "$s" failed "${'$'}{l%%	*}"; r "$s" says "${'$'}{l#*	}"; break; fi
+    m=$(find "$p" -mindepth 1 -maxdepth 2 \( -iname '_failed' -o -iname 'failed' -o -iname '*.failed' -o -iname '_failure' -o -iname 'incomplete' -o -iname '_incomplete' -o -iname '*.incomplete' -o -iname 'aborted' -o -iname '_aborted' -o -iname '*.aborted' -o -iname '_error' -o -iname '*.part' -o -iname '*.partial' \) 2>/dev/null | while IFS= read -r x; do gone "$x" && continue; printf '%s\n' "$x"; break; done)
+    if [ -n "$m" ]; then r "$s" failed "$m"; r "$s" says "$m"; r "$s" done 1; return; fi
+    for c in "$p"/* "$p"/.[!.]*; do
+      small "$c" && ! gone "$c" || continue
+      case "${'$'}{c##*/}" in *log*|*LOG*|*.out|*.err|*status*|*STATUS*|*state*|*result*|*.txt|*.md|README*|NOTES*) ;; *) continue ;; esac
+      y=$(ends "$c")
+      if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; fi
+    done
+  done
+  find /var/log /mnt /media /srv /data /opt /backup /backups /root /home -maxdepth 4 -type f -size -65k \( -iname '*log*' -o -iname '*status*' -o -iname '*.out' -o -iname '*state*' \) 2>/dev/null | head -n 400 | while IFS= read -r c; do
+    gone "$c" && continue
+    grep -qF -- "$t" "$c" 2>/dev/null || continue
+    y=$(ends "$c")
+    if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; break; fi
   done
   r "$s" done 1
 }
@@ -1342,7 +1356,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
     if ((plan.claimed?.length ?? 0) > 0) lines.push(`RUNEND=${shQuote(`${RUN_FAILED}|${RUN_SUCCEEDED}`)}`, `RUNFAIL=${shQuote(RUN_FAILED)}`);
-    (plan.claimed ?? []).forEach((x, i) => lines.push(`fr c${i} ${shQuote(x.target)} ${x.places.map(shQuote).join(' ')}`));
+    (plan.claimed ?? []).forEach((x, i) => lines.push(`fr c${i} ${shQuote(x.target)} ${shQuote(x.glob ?? '-')} ${x.places.map(shQuote).join(' ')}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);

@@ -26,7 +26,7 @@ import { CRON_TABLE, JOB_TALK, sedArgs, sedTakesOutNamedJobs } from './sed.js';
 const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-delete', 'force', 'find-exec', 'log-tamper']);
 
 /** The request asks for others to be able to read or run what it names. */
-const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|(every|any|all) (users?|accounts?)|other (users|accounts)|others|the world|world[- ]readable|public(ly)?|the team|the group|browse|a\+r|o\+r)\b/i;
+const FOR_OTHERS = /\b(every ?(one|body)|any ?(one|body)|all users|(every|any|all) (users?|accounts?)|other (users|accounts)|others|the world|world[- ](readable|writable|writeable)|public(ly)?|the team|the group|browse|a\+r|o\+r)\b/i;
 
 /** The request speaks of a secret by its kind. */
 const SECRET_KIND = /\b(private|ssh|the|my|deploy|api|gpg|pgp) keys?\b|\bkey ?files?\b|\b(credentials|tokens?|secrets?|passwords?|\.env)\b/i;
@@ -392,7 +392,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // must read to log in or look names up)
       const narrowed = a.effect === 'modeChanges' && onlyRestricts(x.mode) && /^\/etc\/[^/]+$/.test(x.path) && !READ_BY_ALL.test(x.path) && scope.paths.includes(x.path) && seen?.exists === true && seen.type === 'file' && seen.links <= 1;
       const etcEdit = (a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && etcNamed;
-      if (x.system && !((etcEdit || narrowed) && !x.recursive && !x.glob)) return undefined;
+      // (root's own home is a home: /root/.ssh is to root what ~/.ssh is to anyone)
+      const ownHome = home === '/root' && x.path.startsWith('/root/');
+      if (x.system && !ownHome && !((etcEdit || narrowed) && !x.recursive && !x.glob)) return undefined;
       // a secret only when the change can only close it: a mode that takes access away, or an owner
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")

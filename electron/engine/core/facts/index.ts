@@ -141,7 +141,11 @@ export function extractFacts(req: ActionRequest): Facts {
   for (const w of [...effects.writes, ...effects.modeChanges, ...effects.ownerChanges]) {
     // (a mode change that only takes permissions away, `chmod -x` on a login script, makes
     // nothing run: it switches something off)
-    const place = effects.modeChanges.includes(w) && onlyTakesAway(w.mode ?? '') ? undefined : persistencePlace(w.path);
+    // (nor does a mode set by number on a login key place that no other account may write to,
+    // `chmod 600 ~/.ssh/authorized_keys`: sshd asks for just that, and it runs nothing)
+    const mode = effects.modeChanges.includes(w) ? (w.mode ?? '') : undefined;
+    const found = persistencePlace(w.path);
+    const place = mode !== undefined && (onlyTakesAway(mode) || (found?.startsWith('~/.ssh/') === true && /^0?[0-7][0145][0145]$/.test(mode))) ? undefined : found;
     // the jobs read from the text written there (facts/shell-commands.ts) belong to this write
     const jobs = place ? effects.persistence.find((p) => p.place === place && p.by === 'cron entry') : undefined;
     if (jobs) jobs.by = w.by;

@@ -436,6 +436,23 @@ const ROTATED = /^(?=.)([-._](\d{1,2}|\d{8}|\d{4}-\d{2}-\d{2}))?(\.(gz|bz2|xz|zs
 
 /** Folder names that say where on the box, not what is there. */
 /**
+ * Whether the request calls a file or folder by its name in ways plain words miss: in quotes
+ * with its blanks ('Vacation 2019 copy'), as two of its words run together ("shader cache" for
+ * shadercache), or without the version digits its name ends in ("the SKSE log in my Skyrim
+ * folder" for skse64.log) when it also names the folder it is in.
+ */
+function namedInText(base: string, folder: string, scope: RequestScope): boolean {
+  const text = (scope.text ?? '').toLowerCase();
+  for (const m of text.matchAll(/(?:^|[\s(])['"\u2018\u201c]([^'"\u2019\u201d\n]{2,120})['"\u2019\u201d]/g)) if (m[1] === base) return true;
+  const words = text.split(/[^a-z0-9]+/).filter(Boolean);
+  for (let i = 0; i + 1 < words.length; i++) if (words[i]!.length >= 3 && words[i + 1]!.length >= 3 && words[i]! + words[i + 1]! === base) return true;
+  const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
+  const bare = stem.replace(/[_.-]?v?\d+$/, '');
+  const folderName = (folder.split('/').pop() ?? '').toLowerCase();
+  return bare !== stem && bare.length >= 3 && scope.words.has(bare) && folderName.length >= 4 && !PLACE_WORDS.has(folderName) && scope.words.has(folderName);
+}
+
+/**
  * A path that holds settings or data rather than code: a configuration or database file, or a
  * file in a settings or data folder. Written for both JavaScript and `grep -E`.
  */
@@ -515,6 +532,7 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     return lead !== undefined && said(lead) && !isSystemPath(root) && root.split('/').some((part) => part.length >= 3 && !PLACE_WORDS.has(part.toLowerCase()) && said(part.toLowerCase()));
   }
   if (scope.words.has(base)) return true;
+  if (scope.text !== undefined && namedInText(base, parentOf(clean), scope)) return true;
   // a cache folder by its name (cache2, Cache, GPUCache, startupCache) inside a folder the request
   // calls by its name, when the request speaks of the cache ("the disk cache for my profile
   // x8k2p1.default-release" for .../x8k2p1.default-release/cache2)
