@@ -949,6 +949,9 @@ iu() {
     a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
     case "$a" in ''|*warden-probe*) continue ;; esac
     case " $a" in *" $2/"*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac
+    # (or the file itself, given whole after its program's name: an image a container runs, a
+    # database a server was handed; not the program's own file, nor a script it runs)
+    if [ -f "$2" ]; then case " $a " in *?" $2 "*|*?"=$2 "*) case "${'$'}{2##*/}" in *.sh|*.py|*.pl|*.rb|*.js) ;; *) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac ;; esac; fi
     if [ -n "$m" ]; then case " $a " in *" $m "*|*"=$m "*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 240) (its database, ${'$'}{m##*/})"; break ;; esac; fi
     w=$(readlink "$q/cwd" 2>/dev/null) || continue
     case "$w" in ''|/|/root|/home) continue ;; esac
@@ -1105,6 +1108,9 @@ dg() {
     printf '%s\n' "$C" | while IFS= read -r c; do
       [ -n "$c" ] || continue
       l=$(grep -m 1 -E -- "$re" "$c" 2>/dev/null | head -c 300)
+      # (a folder named bare by a setting that makes it the default or current one:
+      # "Default=x1y2z3.default" in a profiles.ini)
+      [ -z "$l" ] && [ -d "$f" ] && l=$(grep -m 1 -iE -- "^[[:space:]]*[a-z_.-]*(default|current|active|selected|primary|in_?use)[a-z_.-]*[[:space:]]*[=:][[:space:]]*[\"']?$e[\"']?[[:space:]]*${'$'}" "$c" 2>/dev/null | head -c 300)
       if [ -n "$l" ]; then r "$s" ref "$f"; r "$s" by "$c"; r "$s" line "$l"; break; fi
     done
     # a note beside it that names it and says it is needed ("restore from app.db.bak"), and a
