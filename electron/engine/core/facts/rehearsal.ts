@@ -93,6 +93,10 @@ const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
  */
 export const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(has|have|holds?|contains?) (got )?(everything|all of it|all the data|it all)|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded) )/i;
 
+/** A request that speaks of one line or entry of a file, and one that speaks of several. */
+const ONE_LINE_ASK = /\b(its|the|that|this|one|a|his|her|their) (single |one |old |stale |last |first )?(line|entry|row|record)\b/i;
+const MANY_LINES_ASK = /\b(lines|entries|rows|records|every|all|each|any)\b/i;
+
 /**
  * A request that rests on work said to be finished: data already processed, converted, imported,
  * uploaded or copied, a job or a sync said to be done (besides what COPY_CLAIM says of copies).
@@ -453,8 +457,17 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const takesOut = !adds && !REPLACE_ASK.test(ask) && TAKE_OUT_ASK.test(ask);
   const strays = !takesOut ? [] : report.dropped.flatMap((d) => d.lines.filter((l) => ![...wordsOf(l)].some((w) => asked.has(w))).map((l) => ({ path: d.path, line: l })));
   const addedOver = report.dropped.map((d) => ({ path: d.path, lines: d.lines.filter((l) => !namedEntry(d.path, l)) })).filter((d) => d.lines.length > 0);
+  // a request that speaks of one line ("take its line out") loses one line, not every line its
+  // pattern matched (`/garage/d` taking the garage door sensor and its automations too)
+  const oneLine = ONE_LINE_ASK.test(ask) && !MANY_LINES_ASK.test(ask);
   const corrupted = [
     ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
+    ...(oneLine
+      ? (report.edits ?? []).flatMap((x) => {
+          const gone = x.removed.filter((l) => l.trim() !== '' && !/^\s*(#|;|\/\/)/.test(l));
+          return x.added.length === 0 && gone.length > 1 ? [`${x.path} lost ${gone.length}${x.more ? ' or more' : ''} lines where the request speaks of one (${gone.slice(0, 3).join(' | ').slice(0, 200)})`] : [];
+        })
+      : []),
     ...(adds ? addedOver.map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
     ...strays.map((x) => `${x.path} lost an entry the request does not speak of (${x.line})`),
     // a configuration's entry the request does not speak of, gone with one it does (a range
