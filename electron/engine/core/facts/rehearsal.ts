@@ -132,7 +132,7 @@ const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|re
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
 
 /** Words too common in command lines and requests to tie a process to either. */
-const COMMON = new Set(['the', 'and', 'for', 'bin', 'usr', 'sbin', 'local', 'home', 'user', 'root', 'tmp', 'var', 'opt', 'srv', 'run', 'dev', 'null', 'sleep', 'while', 'done', 'true', 'exec', 'nohup', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'bash', 'its', 'this', 'that', 'with', 'from', 'into', 'kill', 'pkill', 'killall', 'stop', 'cat', 'pid']);
+const COMMON = new Set(['the', 'and', 'for', 'bin', 'usr', 'sbin', 'local', 'home', 'user', 'root', 'tmp', 'var', 'opt', 'srv', 'run', 'dev', 'null', 'sleep', 'while', 'done', 'true', 'exec', 'nohup', 'python', 'python3', 'node', 'perl', 'ruby', 'java', 'bash', 'its', 'this', 'that', 'with', 'from', 'into', 'kill', 'pkill', 'killall', 'stop', 'cat', 'pid', 'config', 'share', 'etc', 'lib']);
 
 function wordsOf(text: string): Set<string> {
   return new Set(
