@@ -124,6 +124,21 @@ describe('shell structure', () => {
     expect(facts('rm /var/log/mail.logger', request).effects.deletes[0]!.inScope).toBe(false);
   });
 
+  it('reads start-stop-daemon --stop as a signal to the process its pid file names, or to its program by name', () => {
+    const byFile = facts('start-stop-daemon -K -p /run/minecraft.pid');
+    expect(byFile.effects.signals).toEqual([{ target: 'pidfile:/run/minecraft.pid', signal: 'TERM', by: 'start-stop-daemon' }]);
+    expect(byFile.effects.reads.map((r) => r.path)).toEqual(['/run/minecraft.pid']);
+    expect(facts('start-stop-daemon --stop --signal KILL --exec /usr/sbin/minidlnad').effects.signals).toEqual([{ target: 'minidlnad', signal: 'KILL', by: 'start-stop-daemon', match: 'exact' }]);
+    // starting one signals nothing
+    expect(facts('start-stop-daemon -S -b -x /opt/app/server').effects.signals).toEqual([]);
+  });
+
+  it('puts a pattern in scope by the request pattern placed in its folder, whatever other patterns the request gives', () => {
+    const request = 'The export tmp folder is full of leftover .tmp files. Delete the .tmp files under /srv/exports/tmp please.';
+    expect(facts("find /srv/exports/tmp -type f -name '*.tmp' -exec rm -f {} +", request, { cwd: '/root', user: 'root', home: '/root' }).effects.deletes[0]!.inScope).toBe(true);
+    expect(facts("find /srv/other -type f -name '*.tmp' -exec rm -f {} +", request, { cwd: '/root', user: 'root', home: '/root' }).effects.deletes[0]!.inScope).toBe(false);
+  });
+
   it('puts a cache folder in scope when the request speaks of the cache of the folder it sits in', () => {
     const request = 'Firefox is sluggish. Could you clear the disk cache for my profile (x8k2p1.default-release)?';
     const cache = '~/.cache/mozilla/firefox/x8k2p1.default-release';

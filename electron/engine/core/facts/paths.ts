@@ -493,7 +493,8 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     if (clean.startsWith(rp) && ROTATED.test(clean.slice(rp.length)) && !/[*?]/.test(rp)) return true;
     // a request naming `*.log` covers a find over `**/*.log` and `dir/*.log`
     const rbase = rp.split('/').pop() ?? '';
-    if (/[*?]/.test(rbase) && (base === rbase.toLowerCase() || globMatches(rbase.toLowerCase(), base))) return isUnder(parentOf(clean), parentOf(rp));
+    // (in the folder of that pattern; another pattern of the request may still place it elsewhere)
+    if (/[*?]/.test(rbase) && (base === rbase.toLowerCase() || globMatches(rbase.toLowerCase(), base)) && isUnder(parentOf(clean), parentOf(rp))) return true;
   }
   // an account's own table or mailbox in a system spool, named by the account and by what the
   // spool holds ("olduser's crontab is still in the cron spool")

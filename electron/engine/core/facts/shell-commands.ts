@@ -515,6 +515,9 @@ export function runCommand(c: Call): Feed {
     case 'skill':
       signalCommand(c);
       break;
+    case 'start-stop-daemon':
+      stopDaemon(c);
+      break;
     case 'shutdown':
     case 'reboot':
     case 'halt':
@@ -893,6 +896,40 @@ function signalCommand(c: Call): void {
     if (CRITICAL_PROCESSES.test(t)) an.flags.add('kills-critical-process');
   }
   if (user !== undefined && targets.length === 0) E.signals.push({ target: 'all of a user', signal: sig, by: `${name} -u ${user}` });
+}
+
+/**
+ * `start-stop-daemon --stop` signals the process its pid file names, else the processes running
+ * the program (--exec) or of the name (--name) it is given. Starting one is left to what runs.
+ */
+function stopDaemon(c: Call): void {
+  const { an, args } = c;
+  if (!args.some((a) => a === '-K' || a === '--stop')) return;
+  const value = (short: string, long: string): string | undefined => {
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') break;
+      if (a === short || a === long) return args[i + 1];
+      if (a.startsWith(`${long}=`)) return a.slice(long.length + 1);
+    }
+    return undefined;
+  };
+  const sig = (value('-s', '--signal') ?? 'TERM').replace(/^SIG/, '');
+  const pidfile = value('-p', '--pidfile');
+  const exec = value('-x', '--exec');
+  const name = value('-n', '--name');
+  const E = an.effects;
+  const file = pidfile !== undefined ? pe(c, pidfile, 'start-stop-daemon')[0] : undefined;
+  // (it reads the pid file, as `kill $(cat FILE)` does)
+  if (file !== undefined) E.reads.push(file);
+  if (file !== undefined && !file.dynamic && !file.glob) E.signals.push({ target: `${PIDFILE}${file.path}`.slice(0, 200), signal: sig, by: 'start-stop-daemon' });
+  else if (pidfile !== undefined) E.signals.push({ target: '-1', signal: sig, by: 'start-stop-daemon' });
+  else if (exec !== undefined || name !== undefined) {
+    const t = name ?? exec!.slice(exec!.lastIndexOf('/') + 1);
+    E.signals.push({ target: t.slice(0, 200), signal: sig, by: 'start-stop-daemon', match: 'exact' });
+    if (SECURITY_SERVICES.test(t)) an.flags.add('disable-security');
+    if (CRITICAL_PROCESSES.test(t)) an.flags.add('kills-critical-process');
+  } else E.signals.push({ target: '-1', signal: sig, by: 'start-stop-daemon' });
 }
 
 function serviceCommand(c: Call): void {
