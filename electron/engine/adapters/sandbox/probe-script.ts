@@ -950,8 +950,9 @@ iu() {
     case "$a" in ''|*warden-probe*) continue ;; esac
     case " $a" in *" $2/"*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac
     # (or the file itself, given whole after its program's name: an image a container runs, a
-    # database a server was handed; not the program's own file, nor a script it runs)
-    if [ -f "$2" ]; then case " $a " in *?" $2 "*|*?"=$2 "*) case "${'$'}{2##*/}" in *.sh|*.py|*.pl|*.rb|*.js) ;; *) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac ;; esac; fi
+    # database a server was handed; not the program's own file, a script it runs, nor the log or
+    # output it writes, which it keeps writing to)
+    if [ -f "$2" ]; then case " $a " in *?" $2 "*|*?"=$2 "*) case "${'$'}{2##*/}" in *.sh|*.py|*.pl|*.rb|*.js|*.log|*.log.*|*.out|*.err|*log) ;; *) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac ;; esac; fi
     if [ -n "$m" ]; then case " $a " in *" $m "*|*"=$m "*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 240) (its database, ${'$'}{m##*/})"; break ;; esac; fi
     w=$(readlink "$q/cwd" 2>/dev/null) || continue
     case "$w" in ''|/|/root|/home) continue ;; esac

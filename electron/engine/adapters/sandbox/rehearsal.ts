@@ -231,8 +231,8 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   return paths.filter((p) => said.has(p));
 }
 
-/** Files whose words configure or run something (a git repository borrowing another's objects, a file in a program's folder of ~/.config too): where a path in them means something still uses it. */
-const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
+/** Files whose words configure or run something (a git repository borrowing another's objects, a file in a program's folder of ~/.config, a mail program's prefs.js, a mailbox whose messages point at attachments saved apart): where a path in them means something still uses it. */
+const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates|\/(prefs|user|prefs-[a-z]+)\.js|\.mbox)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
 const CONFIG_PLACE = /^\/(etc|var\/spool\/cron)\//;
 /** The system's own program and library folders, whose executables are not scripts of this machine. */
 const SYSTEM_PROGRAMS = /^\/(bin|sbin|lib|lib32|lib64|usr\/(bin|sbin|lib|lib32|lib64|libexec|share))\//;
