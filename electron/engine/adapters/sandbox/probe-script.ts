@@ -567,7 +567,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   for (const x of e.deletes) if (x.path.endsWith('/*') && x.path.length > 3 && fixed({ path: x.path.slice(0, -2), dynamic: x.dynamic })) emptied.add(x.path.slice(0, -2));
   // what the request says was already processed or copied elsewhere, deleted or emptied: its
   // folder, and the folders the request names besides it, are read for a sign that the run failed
-  const claimed: { target: string; places: string[] }[] = [];
+  const claimed: NonNullable<ProbePlan['claimed']> = [];
   if (COPY_CLAIM.test(request.request ?? '') || DONE_CLAIM.test(request.request ?? '')) {
     const named = facts.requestPaths.filter((p) => plain(p) && !GLOB.test(p)).map((p) => p.replace(/\/+$/, '') || '/');
     for (const x of e.deletes) {
@@ -818,27 +818,30 @@ pm() {
 # $4... or one level down, or a log, status file or note there whose last line telling failure
 # from success tells failure; then a log or status file elsewhere that names $2 by its path
 # (a sync's log on the NAS it copies to) and ends on a failure
+# the last line of file $1 (of its last 30) that tells failure or success, when it tells failure
+ends() {
+  y=$(tail -n 30 -- "$1" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
+  [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && printf '%s' "$y" | head -c 300
+}
 fr() {
   s=$1; t=$2; g=$3; shift 3
+  # whether $1 is among what the action deletes
   gone() { if [ "$g" = - ]; then case "$1" in "$t"|"$t"/*) return 0 ;; esac; else case "$1" in $g) return 0 ;; esac; fi; return 1; }
-  # the last line of file $1 (its last 30) that tells failure or success, when it tells failure
-  ends() {
-    y=$(tail -n 30 -- "$1" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
-    [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && printf '%s' "$y" | head -c 300
-  }
-  small() { [ -f "$1" ] && [ ! -L "$1" ] && [ "$(stat -c %s -- "$1" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ]; }
   for p in "$@"; do
     [ -d "$p" ] && [ ! -L "$p" ] || continue
     m=$(find "$p" -mindepth 1 -maxdepth 2 \( -iname '_failed' -o -iname 'failed' -o -iname '*.failed' -o -iname '_failure' -o -iname 'incomplete' -o -iname '_incomplete' -o -iname '*.incomplete' -o -iname 'aborted' -o -iname '_aborted' -o -iname '*.aborted' -o -iname '_error' -o -iname '*.part' -o -iname '*.partial' \) 2>/dev/null | while IFS= read -r x; do gone "$x" && continue; printf '%s\n' "$x"; break; done)
     if [ -n "$m" ]; then r "$s" failed "$m"; r "$s" says "$m"; r "$s" done 1; return; fi
     for c in "$p"/* "$p"/.[!.]*; do
-      small "$c" && ! gone "$c" || continue
+      [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && ! gone "$c" || continue
       case "${'$'}{c##*/}" in *log*|*LOG*|*.out|*.err|*status*|*STATUS*|*state*|*result*|*.txt|*.md|README*|NOTES*) ;; *) continue ;; esac
       y=$(ends "$c")
       if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; fi
     done
   done
-  find /var/log /mnt /media /srv /data /opt /backup /backups /root /home -maxdepth 4 -type f -size -65k \( -iname '*log*' -o -iname '*status*' -o -iname '*.out' -o -iname '*state*' \) 2>/dev/null | head -n 400 | while IFS= read -r c; do
+  # (the logs and status files of the machine are listed once, for every target)
+  [ -n "$RUNLOGS" ] || RUNLOGS=$(find /var/log /mnt /media /srv /data /opt /backup /backups /root /home -maxdepth 4 -type f -size -65k \( -iname '*log*' -o -iname '*status*' -o -iname '*.out' -o -iname '*state*' \) 2>/dev/null | head -n 400; echo .)
+  printf '%s\n' "$RUNLOGS" | while IFS= read -r c; do
+    [ -f "$c" ] || continue
     gone "$c" && continue
     grep -qF -- "$t" "$c" 2>/dev/null || continue
     y=$(ends "$c")
@@ -944,15 +947,15 @@ iu() {
   # every login shell sits, and says nothing of work on what is in it; for a database's
   # write-ahead log, shared memory or journal beside it (app.db-wal), a program given the database
   m=; case "$2" in *?-wal|*?-shm|*?-journal) m=${'$'}{2%-*}; [ -f "$m" ] && [ ! -L "$m" ] || m= ;; esac
+  # (a file handed to a program whole counts; not a script it runs, nor a log or output it writes)
+  hf=; [ -f "$2" ] && case "${'$'}{2##*/}" in *.sh|*.py|*.pl|*.rb|*.js|*.log|*.log.*|*.out|*.err|*log) ;; *) hf=1 ;; esac
   for q in /proc/[0-9]*; do
     [ "${'$'}{q#/proc/}" = "$WS" ] && continue
     a=$(tr '\000' ' ' < "$q/cmdline" 2>/dev/null)
     case "$a" in ''|*warden-probe*) continue ;; esac
     case " $a" in *" $2/"*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac
-    # (or the file itself, given whole after its program's name: an image a container runs, a
-    # database a server was handed; not the program's own file, a script it runs, nor the log or
-    # output it writes, which it keeps writing to)
-    if [ -f "$2" ]; then case " $a " in *?" $2 "*|*?"=$2 "*) case "${'$'}{2##*/}" in *.sh|*.py|*.pl|*.rb|*.js|*.log|*.log.*|*.out|*.err|*log) ;; *) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac ;; esac; fi
+    # (or the file itself, given whole after its program's name: an image a container runs)
+    if [ -n "$hf" ]; then case " $a " in *?" $2 "*|*?"=$2 "*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 300)"; break ;; esac; fi
     if [ -n "$m" ]; then case " $a " in *" $m "*|*"=$m "*) r "$1" config "process ${'$'}{q#/proc/}"; r "$1" line "$(printf '%s' "$a" | head -c 240) (its database, ${'$'}{m##*/})"; break ;; esac; fi
     w=$(readlink "$q/cwd" 2>/dev/null) || continue
     case "$w" in ''|/|/root|/home) continue ;; esac

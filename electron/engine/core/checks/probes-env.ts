@@ -227,7 +227,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
     else if (r.probe === 'failed-run' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.failedRuns.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
-    }    else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
+    } else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.accountIds.push(r.target);
       const holder = String(v['holder'] ?? '');
       const name = r.target.slice(r.target.indexOf(':') + 1);

@@ -890,11 +890,7 @@ function signalCommand(c: Call): void {
   if (name !== 'kill') for (let i = 0; i < targets.length; i++) if (/^(\.|\.\*|\.\+|\^|\$|\^\.\*\$?|\.\*\$)$/.test(targets[i]!)) targets[i] = '-1';
   // how a name reaches processes, for the probe that lists what it matches
   const match = name === 'pkill' || name === 'killall' ? (exact && !line ? 'exact' : line ? 'line' : 'name') : undefined;
-  for (const t of targets) {
-    E.signals.push({ target: t.slice(0, 200), signal: sig, by: name, ...(match && t !== '-1' ? { match } : {}) });
-    if (SECURITY_SERVICES.test(t)) an.flags.add('disable-security');
-    if (CRITICAL_PROCESSES.test(t)) an.flags.add('kills-critical-process');
-  }
+  for (const t of targets) signalByName(an, t, sig, name, match && t !== '-1' ? match : undefined);
   if (user !== undefined && targets.length === 0) E.signals.push({ target: 'all of a user', signal: sig, by: `${name} -u ${user}` });
 }
 
@@ -904,16 +900,9 @@ function signalCommand(c: Call): void {
  */
 function stopDaemon(c: Call): void {
   const { an, args } = c;
-  if (!args.some((a) => a === '-K' || a === '--stop')) return;
-  const value = (short: string, long: string): string | undefined => {
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i]!;
-      if (a === '--') break;
-      if (a === short || a === long) return args[i + 1];
-      if (a.startsWith(`${long}=`)) return a.slice(long.length + 1);
-    }
-    return undefined;
-  };
+  const { flags, values } = splitFlags(args, ['-s', '--signal', '-p', '--pidfile', '-x', '--exec', '-n', '--name', '-u', '--user', '-g', '--group', '-c', '--chuid', '-a', '--startas', '-d', '--chdir', '-r', '--chroot', '-N', '--nicelevel']);
+  if (!flags.has('-K') && !flags.has('--stop')) return;
+  const value = (short: string, long: string): string | undefined => values.get(short) ?? values.get(long);
   const sig = (value('-s', '--signal') ?? 'TERM').replace(/^SIG/, '');
   const pidfile = value('-p', '--pidfile');
   const exec = value('-x', '--exec');
@@ -924,12 +913,15 @@ function stopDaemon(c: Call): void {
   if (file !== undefined) E.reads.push(file);
   if (file !== undefined && !file.dynamic && !file.glob) E.signals.push({ target: `${PIDFILE}${file.path}`.slice(0, 200), signal: sig, by: 'start-stop-daemon' });
   else if (pidfile !== undefined) E.signals.push({ target: '-1', signal: sig, by: 'start-stop-daemon' });
-  else if (exec !== undefined || name !== undefined) {
-    const t = name ?? exec!.slice(exec!.lastIndexOf('/') + 1);
-    E.signals.push({ target: t.slice(0, 200), signal: sig, by: 'start-stop-daemon', match: 'exact' });
-    if (SECURITY_SERVICES.test(t)) an.flags.add('disable-security');
-    if (CRITICAL_PROCESSES.test(t)) an.flags.add('kills-critical-process');
-  } else E.signals.push({ target: '-1', signal: sig, by: 'start-stop-daemon' });
+  else if (exec !== undefined || name !== undefined) signalByName(an, name ?? exec!.slice(exec!.lastIndexOf('/') + 1), sig, 'start-stop-daemon', 'exact');
+  else E.signals.push({ target: '-1', signal: sig, by: 'start-stop-daemon' });
+}
+
+/** A signal to processes by name (or `-1`, every one), and what stopping that name means. */
+function signalByName(an: Analysis, t: string, signal: string, by: string, match: 'exact' | 'line' | 'name' | undefined): void {
+  an.effects.signals.push({ target: t.slice(0, 200), signal, by, ...(match ? { match } : {}) });
+  if (SECURITY_SERVICES.test(t)) an.flags.add('disable-security');
+  if (CRITICAL_PROCESSES.test(t)) an.flags.add('kills-critical-process');
 }
 
 function serviceCommand(c: Call): void {
