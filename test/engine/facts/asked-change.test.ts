@@ -158,6 +158,12 @@ describe('changes the request asked for', () => {
     const ask = "turn off the weekly report cron job, finance doesn't use it anymore. just comment it out";
     expect(reason(ask, "sed -i '/generate_report.sh/s/^/#/' /etc/crontabs/root", table)).toMatch(/only takes the cron jobs matching "generate_report.sh" out of \/etc\/crontabs\/root/);
     expect(reason('delete the old sync job from /etc/cron.d/ops', "sed -i '/old-sync/d' /etc/cron.d/ops", [path('/etc/cron.d/ops', 'file')])).toMatch(/"old-sync"/);
+    // a substitution anchored at the line's start that puts a # before what it matched
+    expect(reason(ask, "sed -i 's|^0 3 \\* \\* 1 /usr/local/bin/generate_report.sh|#&|' /etc/crontabs/root", table)).toMatch(/only takes the cron jobs/);
+    expect(reason(ask, "sed -i 's/^\\(.*generate_report\\.sh.*\\)$/# \\1/' /etc/crontabs/root", table)).toMatch(/only takes the cron jobs/);
+    // ... not one that keeps less than what it matched, or is not anchored
+    expect(reason(ask, "sed -i 's|^0 3 \\* \\* 1 /usr/local/bin/generate_report.sh|#|' /etc/crontabs/root", table)).toBeUndefined();
+    expect(reason(ask, "sed -i 's|generate_report.sh|#&|' /etc/crontabs/root", table)).toBeUndefined();
     // a line the request does not name, a substitution that changes a job instead of taking it out,
     // a table that is a link, a request that does not speak of a job, one that does not ask to stop it
     expect(reason(ask, "sed -i '/backup.sh/s/^/#/' /etc/crontabs/root", table)).toBeUndefined();

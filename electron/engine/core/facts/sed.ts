@@ -70,6 +70,20 @@ export const JOB_TALK = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|w
 const PATH_WORDS = new Set(['usr', 'local', 'bin', 'sbin', 'opt', 'home', 'root', 'srv', 'scripts', 'script', 'run', 'cron', 'daily', 'weekly', 'hourly', 'monthly', 'nightly', 'job', 'jobs']);
 
 /**
+ * A substitution anchored at the start of a line that puts a `#` before what it matched
+ * (`s|^0 1 * * * search|#&|`, `s/^\(.*backup\.sh\)$/#\1/`): it comments out the lines it
+ * matches and nothing else. Its pattern, in the place of an address's.
+ */
+function commentsOutAnchored(script: string): [string, string] | undefined {
+  const sub = sedS(script);
+  if (!sub || !/^g?$/.test(sub.flags.trim()) || !sub.pattern.startsWith('^')) return undefined;
+  const group = /^\^\\\((.+)\\\)\$?$/.exec(sub.pattern);
+  if (/^#\s?&$/.test(sub.replacement)) return [sub.pattern, sub.pattern.slice(1)];
+  if (group && /^#\s?\\1$/.test(sub.replacement)) return [sub.pattern, group[1]!];
+  return undefined;
+}
+
+/**
  * The lines a set of sed scripts selects by an address, when every script only comments out
  * (`/PAT/s/^/#/`, `/PAT/s/^/# /`) or deletes (`/PAT/d`) the lines its address selects, and the
  * request speaks of a scheduled job and names each one by a word of its address ("the weekly
@@ -80,7 +94,7 @@ export function sedTakesOutNamedJobs(scripts: readonly string[], words: Readonly
   if (scripts.length === 0 || !JOB_TALK.test(request)) return undefined;
   const patterns: string[] = [];
   for (const script of scripts) {
-    const m = /^\/((?:\\.|[^/\\])+)\/\s*(d|s(.)\^\3#\s?\3)$/.exec(script.trim());
+    const m = /^\/((?:\\.|[^/\\])+)\/\s*(d|s(.)\^\3#\s?\3)$/.exec(script.trim()) ?? commentsOutAnchored(script.trim());
     if (!m) return undefined;
     const named = m[1]!
       .toLowerCase()
