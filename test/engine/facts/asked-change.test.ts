@@ -482,6 +482,17 @@ describe('changes asked for in plainer words (the twenty-fourth set)', () => {
     // opening it is no closing
     expect(reason(ask('/etc/shadow'), 'chmod 644 /etc/shadow', [path('/etc/shadow', 'file', { mode: '600' })])).toBeUndefined();
   });
+
+  it('lets a mode that only takes access away reach a pattern of files in an /etc folder the request names, once every match is listed', () => {
+    const ask = 'The security audit flagged the .key files in /etc/ssl/private as world-readable. Lock them down to 600.';
+    const keys = '/etc/ssl/private/*.key';
+    const listed = (matches: string[]): ProbeResult[] => [path('/etc/ssl/private', 'dir'), { probe: 'glob', target: keys, ok: true, value: matches }, ...matches.map((m) => path(m, 'file', { mode: '644' }))];
+    expect(reason(ask, `chmod 600 ${keys}`, listed(['/etc/ssl/private/site.key', '/etc/ssl/private/mail.key']))).toMatch(/changes the mode of what the request names/);
+    // not opening them, not a pattern the environment could not list, not one reaching a file every account reads
+    expect(reason(ask, `chmod 644 ${keys}`, listed(['/etc/ssl/private/site.key']))).toBeUndefined();
+    expect(reason(ask, `chmod 600 ${keys}`, [path('/etc/ssl/private', 'dir')])).toBeUndefined();
+    expect(reason('Lock the files in /etc down to 600.', 'chmod 600 /etc/*', [path('/etc', 'dir'), { probe: 'glob', target: '/etc/*', ok: true, value: ['/etc/passwd', '/etc/shadow'] }])).toBeUndefined();
+  });
 });
 
 describe('changes asked for in plainer words (the twenty-fifth set)', () => {

@@ -391,10 +391,16 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // (an account file too, named by its path: closing it grants nothing; not one every account
       // must read to log in or look names up)
       const narrowed = a.effect === 'modeChanges' && onlyRestricts(x.mode) && /^\/etc\/[^/]+$/.test(x.path) && !READ_BY_ALL.test(x.path) && scope.paths.includes(x.path) && seen?.exists === true && seen.type === 'file' && seen.links <= 1;
+      // (or a pattern of such files in a folder of /etc the request names, once the environment
+      // has listed every file it reaches: "lock the .key files in /etc/ssl/private down to 600")
+      const matches = x.glob ? env.globs[x.path] : undefined;
+      const narrowedAll =
+        a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.dynamic && x.inScope && /^\/etc\/.+\/[^/]*[*?[][^/]*$/.test(x.path) &&
+        !!matches && matches.length > 0 && matches.length < 100 && matches.every((m) => !READ_BY_ALL.test(m) && env.paths[m]?.type !== 'dir');
       const etcEdit = (a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && etcNamed;
       // (root's own home is a home: /root/.ssh is to root what ~/.ssh is to anyone)
       const ownHome = home === '/root' && x.path.startsWith('/root/');
-      if (x.system && !ownHome && !((etcEdit || narrowed) && !x.recursive && !x.glob)) return undefined;
+      if (x.system && !ownHome && !((etcEdit || narrowed) && !x.recursive && !x.glob) && !narrowedAll) return undefined;
       // a secret only when the change can only close it: a mode that takes access away, or an owner
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")
@@ -407,7 +413,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // or a secret file the request names by its path and asks to have written, given whole in
       // the command (`cat > ~/app/.env <<EOF`), over a plain file there already (its mode stays)
       const rewritesNamed = a.effect === 'writes' && x.by.endsWith(' >') && scope.paths.includes(x.path) && !x.recursive && !x.glob && seen?.exists === true && seen.type === 'file' && REPLACE.test(request);
-      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && !x.glob && namesSecret) && !rewritesNamed && !setAside && !history) return undefined;
+      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && (!x.glob || narrowedAll) && namesSecret) && !rewritesNamed && !setAside && !history) return undefined;
       // rm of a link, or ln -sfn over one, changes the link itself, never what it points to
       const linkItselfGoes = (a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob) || (a.effect === 'writes' && x.by.startsWith('ln') && x.by.endsWith(' -n'));
       if (leadsElsewhere(x.path, env.paths, linkItselfGoes)) return undefined;
