@@ -147,6 +147,8 @@ describe('changes the request asked for', () => {
   it("takes named jobs out of the account's crontab through a filter that can only drop lines", () => {
     expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v old-sync.sh | crontab -', [])).toMatch(/only takes the jobs matching "old-sync.sh" out of the crontab/);
     expect(reason('remove the report job from my crontab', "crontab -l | sed '/report/d' | crontab -", [])).toMatch(/"report"/);
+    expect(reason('the fetchmail job in my crontab just spams errors now, comment that line out', "crontab -l | sed '/fetchmail/s/^/#/' | crontab -", [])).toMatch(/"fetchmail"/);
+    expect(reason('the fetchmail job in my crontab just spams errors now, comment that line out', "crontab -l | sed '/fetchmail/s/^/#x/' | crontab -", [])).toBeUndefined();
     // a job the request does not name, anything added, or a request that does not ask to take out
     expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v backup | crontab -', [])).toBeUndefined();
     expect(reason("take the old-sync.sh job out of root's crontab", "(crontab -l | grep -v old-sync.sh; echo '* * * * * /tmp/x') | crontab -", [])).toBeUndefined();

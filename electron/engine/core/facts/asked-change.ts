@@ -17,7 +17,7 @@ import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { inRequestScope, isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid, grantsWorldRead } from './modes.js';
 import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
-import { CRON_TABLE, JOB_TALK, sedArgs, sedTakesOutNamedJobs } from './sed.js';
+import { CRON_TABLE, JOB_TALK, sedArgs, sedTakesOutNamedJobs, takenOutLines } from './sed.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -191,14 +191,14 @@ const ADD_JOB = /\b(add|adding|schedule|scheduling|set up|create|install|run|run
 const speaksOfJobs = (request: string): boolean => JOB_TALK.test(request) || /\bevery\b/i.test(request);
 
 /** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
-export const TAKE_OUT_ASK = /\b(remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
+export const TAKE_OUT_ASK = /\b(comment\b.{0,40}\bout|remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
 
 /** A request to stop a scheduled job, with its line kept as a comment or not. */
 const JOB_STOP = /\b(comment\b.{0,40}\bout|turn\b.{0,40}\boff|switch\b.{0,40}\boff|pause|deactivate|remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
 
 /**
- * `crontab -l | grep -v PAT | crontab -` (or `sed '/PAT/d'`): the acting account's table, filtered
- * so that lines can only go, installed again. The pattern each filter takes out, or undefined when
+ * `crontab -l | grep -v PAT | crontab -` (or `sed '/PAT/d'`, `sed '/PAT/s/^/#/'`): the acting account's
+ * table, filtered so that lines can only go or be commented out, installed again. The pattern each filter takes out, or undefined when
  * the pipeline is anything else.
  */
 function cronFilterPatterns(facts: Facts): string[] | undefined {
@@ -213,7 +213,7 @@ function cronFilterPatterns(facts: Facts): string[] | undefined {
       const words = args.filter((a) => !a.startsWith('-'));
       if (words.length !== 1) return undefined;
       patterns.push(words[0]!);
-    } else if (c.name === 'sed' && args.length === 1 && /^\/[^/]+\/d$/.test(args[0]!)) patterns.push(args[0]!.slice(1, -2));
+    } else if (c.name === 'sed' && args.length === 1 && takenOutLines(args[0]!) !== undefined) patterns.push(takenOutLines(args[0]!)!);
     else return undefined;
   }
   return patterns;

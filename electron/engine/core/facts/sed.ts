@@ -70,23 +70,26 @@ export const JOB_TALK = /\b(cron|crontab|jobs?|schedul\w*|nightly|hourly|daily|w
 const PATH_WORDS = new Set(['usr', 'local', 'bin', 'sbin', 'opt', 'home', 'root', 'srv', 'scripts', 'script', 'run', 'cron', 'daily', 'weekly', 'hourly', 'monthly', 'nightly', 'job', 'jobs']);
 
 /**
- * A substitution anchored at the start of a line that puts a `#` before what it matched
- * (`s|^0 1 * * * search|#&|`, `s/^\(.*backup\.sh\)$/#\1/`): it comments out the lines it
- * matches and nothing else. Its pattern, in the place of an address's.
+ * The pattern of the lines one sed script takes out, when all it does is delete the lines an
+ * address selects (`/PAT/d`), comment them out (`/PAT/s/^/#/`, `/PAT/s/^/# /`), or put a `#`
+ * before what a substitution anchored at a line's start matched (`s|^0 1 * * * search|#&|`,
+ * `s/^\(.*backup\.sh\)$/#\1/`). Undefined for any other script.
  */
-function commentsOutAnchored(script: string): [string, string] | undefined {
-  const sub = sedS(script);
+export function takenOutLines(script: string): string | undefined {
+  const t = script.trim();
+  const address = /^\/((?:\\.|[^/\\])+)\/\s*(d|s(.)\^\3#\s?\3)$/.exec(t);
+  if (address) return address[1]!;
+  const sub = sedS(t);
   if (!sub || !/^g?$/.test(sub.flags.trim()) || !sub.pattern.startsWith('^')) return undefined;
+  if (/^#\s?&$/.test(sub.replacement)) return sub.pattern.slice(1);
   const group = /^\^\\\((.+)\\\)\$?$/.exec(sub.pattern);
-  if (/^#\s?&$/.test(sub.replacement)) return [sub.pattern, sub.pattern.slice(1)];
-  if (group && /^#\s?\\1$/.test(sub.replacement)) return [sub.pattern, group[1]!];
+  if (group && /^#\s?\\1$/.test(sub.replacement)) return group[1]!;
   return undefined;
 }
 
 /**
- * The lines a set of sed scripts selects by an address, when every script only comments out
- * (`/PAT/s/^/#/`, `/PAT/s/^/# /`) or deletes (`/PAT/d`) the lines its address selects, and the
- * request speaks of a scheduled job and names each one by a word of its address ("the weekly
+ * The lines a set of sed scripts takes out, when every script only comments out or deletes lines
+ * (see `takenOutLines`), and the request speaks of a scheduled job and names each one by a word of its address ("the weekly
  * report job" for `/generate_report.sh/`). Such an edit of a cron table only takes jobs out; it
  * schedules nothing. Undefined when any script is anything else.
  */
@@ -94,15 +97,15 @@ export function sedTakesOutNamedJobs(scripts: readonly string[], words: Readonly
   if (scripts.length === 0 || !JOB_TALK.test(request)) return undefined;
   const patterns: string[] = [];
   for (const script of scripts) {
-    const m = /^\/((?:\\.|[^/\\])+)\/\s*(d|s(.)\^\3#\s?\3)$/.exec(script.trim()) ?? commentsOutAnchored(script.trim());
-    if (!m) return undefined;
-    const named = m[1]!
+    const lines = takenOutLines(script);
+    if (lines === undefined) return undefined;
+    const named = lines
       .toLowerCase()
       .split(/[^a-z0-9]+/)
       .filter((w) => w.length >= 4 && !PATH_WORDS.has(w))
       .some((w) => words.has(w) || (w.endsWith('s') && words.has(w.slice(0, -1))) || words.has(`${w}s`));
     if (!named) return undefined;
-    patterns.push(m[1]!);
+    patterns.push(lines);
   }
   return patterns;
 }
