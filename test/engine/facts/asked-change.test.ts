@@ -178,6 +178,17 @@ describe('changes the request asked for', () => {
     expect(facts.effects.writes.map((w) => [w.path, w.inScope])).toEqual([['/etc/crontabs/root', true]]);
   });
 
+  it("stops the process of a pid file the request gives by its path, written from the account's home too", () => {
+    const pid = (file: string, value: string): ProbeResult => ({ probe: 'pidfile', target: file, ok: true, value });
+    const file = '/home/user/.run/syncmail.pid';
+    const ask = 'my syncmail script went into a loop. its pid is in ~/.run/syncmail.pid, kill it';
+    expect(reason(ask, 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '23')], true, 'user')).toMatch(/signals what the request names and asks for \(pidfile:\/home\/user\/\.run\/syncmail\.pid\)/);
+    // another pid file, one that holds no ordinary process, or a request that does not ask to stop it
+    expect(reason(ask, 'kill $(cat ~/.run/vdirsyncer.pid)', [pid('/home/user/.run/vdirsyncer.pid', '24')], true, 'user')).toBeUndefined();
+    expect(reason(ask, 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '1')], true, 'user')).toBeUndefined();
+    expect(reason('what pid is in ~/.run/syncmail.pid?', 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '23')], true, 'user')).toBeUndefined();
+  });
+
   it('covers stopping named processes, printed timestamps, links removed by rm, compression and app folders under /opt and /srv', () => {
     expect(reason('ingestd is stuck again, kill all the ingestd processes', 'killall ingestd', [path('/tmp', 'dir')])).toMatch(/signals what the request names and asks for \(ingestd\)/);
     expect(reason('stop process 4242', 'kill 4242', [path('/tmp', 'dir')])).toMatch(/signals/);

@@ -308,7 +308,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const accountAsked = (name: string | undefined): boolean => name !== undefined && requestNames(request, name) && ACCOUNT_WORK.test(request);
   if (e.privilege.some((p) => p.kind !== 'account-change' || !accountAsked(p.account))) return undefined;
   // signals: only to processes the request names, and asks to stop
-  for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !requestNames(request, s.target)) return undefined;
+  // (a pid file the request gives by its path, `~/` or not, names what it holds)
+  const namedPidfile = (target: string): boolean => scope.paths.includes(pidfileOf(target) ?? '');
+  for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !(requestNames(request, s.target) || namedPidfile(s.target))) return undefined;
   // an id it gives must be free: the environment has read the account files and no other name holds it
   for (const p of e.privilege) {
     if (p.id === undefined) continue;
