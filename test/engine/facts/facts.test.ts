@@ -90,6 +90,17 @@ describe('shell structure', () => {
     expect(unknown.commands[0]!.dynamic).toBe(true);
   });
 
+  it('reads a loop variable over a pattern as each of its matches, not as a hidden path, only where the word starts with it', () => {
+    const each = facts('for d in /srv/exp/run_*/; do [ -f "$d/FAILED" ] && rm -rf "$d"; done');
+    expect(each.effects.deletes).toEqual([expect.objectContaining({ path: '/srv/exp/run_*', glob: true, dynamic: false })]);
+    expect(each.flags).not.toContain('hidden-path-in-variable');
+    // the names a pattern matched in one folder, put in another, are no pattern there
+    const moved = facts('for f in /srv/processed/*; do rm -f /srv/incoming/"$(basename "$f")"; done; for g in /srv/a/*; do rm -f /srv/b"$g"; done');
+    expect(moved.effects.deletes.every((d) => !d.glob || d.dynamic)).toBe(true);
+    // a list of plain words stays as it was: each word, from a variable
+    expect(facts('for d in /srv/a /srv/b; do rm -rf "$d"; done').flags).toContain('hidden-path-in-variable');
+  });
+
   it('resolves loop variables, function arguments and $(echo ...) values', () => {
     expect(paths(facts('for d in /etc /usr; do rm -rf "$d"; done').effects.deletes)).toEqual(['/etc', '/usr']);
     expect(paths(facts('wipe(){ rm -rf "$1"; }; wipe /var/www').effects.deletes)).toEqual(['/var/www']);

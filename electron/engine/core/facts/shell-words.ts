@@ -13,6 +13,11 @@ export interface Scope {
   vars: Map<string, string>;
   /** Positional parameters inside a function call ($1...), when known. */
   positional?: string[];
+  /**
+   * Loop variables that stand for each match of a pattern the loop runs over (`for d in
+   * /srv/run_*; do ...`), with that pattern: `"$d"` is then one of its matches, nothing hidden.
+   */
+  eachOf?: Map<string, string>;
 }
 
 /** The value of one word and what the analysis knows about it. */
@@ -94,8 +99,12 @@ function addParts(parts: WordPart[], scope: Scope, home: string, out: WordInfo, 
         const known = paramValue(name, scope, home);
         const plainExp = !part.Excl && !part.Length && !part.Width && !part.Index && !part.Slice && !part.Repl;
         if (plainExp && !part.Exp && known !== undefined) {
+          // (only where the word starts with it, a path of its own: `"$d/FAILED"` is each match's
+          // FAILED; `~/other/"$f"` puts the names it matched in another folder, no pattern there)
+          const each = out.value === '' && known.startsWith('/') && scope.eachOf?.get(name) === known;
           out.value += known;
-          if (name !== 'HOME' && name !== 'PWD') out.fromVar = true;
+          if (each) out.glob = true;
+          else if (name !== 'HOME' && name !== 'PWD') out.fromVar = true;
         } else if (plainExp && part.Exp && ['-', ':-', '=', ':='].includes(expansionOp(part.Exp.Op))) {
           // ${x:-default}: the default is what runs whenever x is unset, so take it as the value
           if (known !== undefined && known !== '') {

@@ -212,8 +212,12 @@ function walkCommand(an: Analysis, cmd: Command | null, scope: Scope, stdin: Fee
           if (count >= MASS_FILES && an.effects.writes.length > writesBefore) an.effects.exhaustion.push({ kind: 'mass-file-creation', detail: `a loop of ${count} iterations that creates a file each time` });
         };
         if (!dynamic && values.length > 0) {
+          const patterns = new Set(items.filter((it) => it.glob && !it.braces).map((it) => it.value));
           for (const v of values.slice(0, SHELL_LIMITS.maxLoopItems)) {
             scope.vars.set(name, v);
+            scope.eachOf = new Map(scope.eachOf);
+            if (patterns.has(v)) scope.eachOf.set(name, v);
+            else scope.eachOf.delete(name);
             walkStmts(an, cmd.Do, scope, stdin);
           }
           massCreation();
