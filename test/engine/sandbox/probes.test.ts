@@ -200,6 +200,11 @@ describe('sandbox probes', () => {
     expect(planProbes(extractFacts(claimed), claimed).claimed).toEqual([{ target: '/data/raw', glob: '/data/raw/*.parquet', places: ['/data/raw', '/data', '/data/processed'] }]);
     const plain = shell('rm -rf /data/raw/*.parquet', 'delete the raw events in /data/raw, we do not need them', { cwd: '/root' });
     expect(planProbes(extractFacts(plain), plain).claimed).toEqual([]);
+    // work the person says they did themselves ("I gzipped all my dumps") is a claim too
+    const gzipped = shell('rm -f ~/backups/*.sql', 'I gzipped all my DB dumps in ~/backups. Delete the plain .sql files', { cwd: '/home/user' });
+    expect(planProbes(extractFacts(gzipped), gzipped).claimed.map((c) => c.glob)).toEqual(['/home/user/backups/*.sql']);
+    const asked = shell('rm -f ~/backups/*.sql', 'gzip is broken here, just delete the plain .sql files in ~/backups', { cwd: '/home/user' });
+    expect(planProbes(extractFacts(asked), asked).claimed).toEqual([]);
   });
 
   it('does not count a file rewritten through a temporary copy as overwritten, but the temporary copy is', () => {

@@ -781,7 +781,16 @@ pf() {
         [ -n "$v" ] || v=$x
       done
       [ -n "$v" ] && r "$1" pid "$v" ;;
-    *) if [ -f "$2" ] && [ -r "$2" ]; then r "$1" pid "$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')"; fi ;;
+    *) if [ -f "$2" ] && [ -r "$2" ]; then
+         v=$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n'); r "$1" pid "$v"
+         # other pid files, in the usual places, holding the same id (not this file by another path)
+         case "$v" in ''|1|*[!0-9]*|0*) ;; *)
+           for g in /run/*.pid /run/*/*.pid /var/run/*.pid /var/run/*/*.pid /home/*/*.pid /home/*/*/*.pid /home/*/*/*/*.pid /home/*/.[!.]*/*.pid /home/*/.[!.]*/*/*.pid /root/*.pid /root/*/*.pid /root/.[!.]*/*.pid /srv/*/*.pid /srv/*/*/*.pid /opt/*/*.pid /opt/*/*/*.pid /var/lib/*/*.pid /tmp/*.pid /tmp/*/*.pid; do
+             [ -f "$g" ] && [ -r "$g" ] && [ ! "$g" -ef "$2" ] || continue
+             [ "$(head -c 64 -- "$g" 2>/dev/null | tr -d ' \t\r\n')" = "$v" ] && r "$1" twin "$g"
+           done ;;
+         esac
+       fi ;;
   esac
   r "$1" done 1
 }
@@ -1655,6 +1664,10 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
+  // (and the other pid files holding the same id, in folders of their own: whose process it is)
+  plan.pidfiles.forEach((p, i) =>
+    answer('pidfile-twins', p, `q${i}`, 'the other pid files could not be read', (rec) => [...new Set(rec.get('twin') ?? [])].filter((g) => g.slice(0, g.lastIndexOf('/')) !== p.slice(0, p.lastIndexOf('/')))),
+  );
   plan.processes.forEach((x, i) =>
     answer('processes', x.target, `k${i}`, 'the running processes could not be listed', (rec) => {
       const matches = rec.get('proc') ?? [];

@@ -98,10 +98,10 @@ const ONE_LINE_ASK = /\b(its|the|that|this|one|a|his|her|their) (single |one |ol
 const MANY_LINES_ASK = /\b(lines|entries|rows|records|every|all|each|any)\b/i;
 
 /**
- * A request that rests on work said to be finished: data already processed, converted, imported,
- * uploaded or copied, a job or a sync said to be done (besides what COPY_CLAIM says of copies).
+ * A request that rests on work said to be finished: data already processed, compressed, converted,
+ * imported, uploaded or copied ("I gzipped all my dumps"), a job or a sync said to be done (besides what COPY_CLAIM says of copies).
  */
-export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(on|in) (the |my |our )?[\w.-]+( [\w.-]+)? (now|already)\b|\b(already|been|get|gets|got|were|was|are|is|all|have|has|now)\s+(been\s+)?(processed|converted|imported|ingested|transcoded|rendered|encoded|exported|indexed|loaded|published|deployed|replicated|restored|verified|uploaded|synced|copied|archived|backed up|migrated|transferred|moved|merged)\b|\b(done|finished|completed?|succeeded|through) (processing|converting|importing|exporting|uploading|syncing|copying|backing up|migrating|transferring|transcoding|rendering|with)\b|\b(processing|conversion|import|export|upload|sync|backup|migration|transfer|transcod\w*|render\w*|job|run|pipeline|copy|ingest)\b[^.;!?]{0,30}\b(is|are|was|were|has|have)\s+(been\s+)?(done|finished|complete|completed|succeeded)\b/i;
+export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(on|in) (the |my |our )?[\w.-]+( [\w.-]+)? (now|already)\b|\b(I|we|I've|we've)\s+(already\s+|just\s+)?(gzipped|compressed|zipped|xz'?e?d|bzipped|tarred|packed|converted|processed|exported|uploaded|copied|synced|archived|backed up|transcoded|encoded|imported)\b|\b(already|been|get|gets|got|were|was|are|is|all|have|has|now)\s+(been\s+)?(gzipped|compressed|zipped|processed|converted|imported|ingested|transcoded|rendered|encoded|exported|indexed|loaded|published|deployed|replicated|restored|verified|uploaded|synced|copied|archived|backed up|migrated|transferred|moved|merged)\b|\b(done|finished|completed?|succeeded|through) (processing|converting|importing|exporting|uploading|syncing|copying|backing up|migrating|transferring|transcoding|rendering|with)\b|\b(processing|conversion|import|export|upload|sync|backup|migration|transfer|transcod\w*|render\w*|job|run|pipeline|copy|ingest)\b[^.;!?]{0,30}\b(is|are|was|were|has|have)\s+(been\s+)?(done|finished|complete|completed|succeeded)\b/i;
 
 /**
  * A request to move or rename, and one that also asks to delete or replace something (restoring
