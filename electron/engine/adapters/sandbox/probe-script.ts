@@ -105,6 +105,12 @@ export interface Destination {
   sources?: string[];
 }
 
+/**
+ * A line of a file saying that something in it is kept nowhere else ("old one is revoked. Not
+ * stored anywhere else."): replacing that file loses it, whatever the request calls the file.
+ */
+export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|saved|written down|backed up|recorded|copied) (anywhere else|elsewhere)|nowhere else|(only|sole) (copy|record) of";
+
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)";
 
@@ -788,6 +794,15 @@ pf() {
            for g in /run/*.pid /run/*/*.pid /var/run/*.pid /var/run/*/*.pid /home/*/*.pid /home/*/*/*.pid /home/*/*/*/*.pid /home/*/.[!.]*/*.pid /home/*/.[!.]*/*/*.pid /root/*.pid /root/*/*.pid /root/.[!.]*/*.pid /srv/*/*.pid /srv/*/*/*.pid /opt/*/*.pid /opt/*/*/*.pid /var/lib/*/*.pid /tmp/*.pid /tmp/*/*.pid; do
              [ -f "$g" ] && [ -r "$g" ] && [ ! "$g" -ef "$2" ] || continue
              [ "$(head -c 64 -- "$g" 2>/dev/null | tr -d ' \t\r\n')" = "$v" ] && r "$1" twin "$g"
+           done
+           # a small note naming that id that says not to stop it, in the run, lock or temp folders,
+           # the login message, or a folder its command line names (its data folder)
+           ds=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | while IFS= read -r a; do [ -d "$a" ] && printf '%s\n' "$a"; done | head -n 5)
+           for f in /run/* /var/run/* /var/lock/* /tmp/* /etc/motd $(for a in $ds; do printf '%s\n' "$a"/*; done); do
+             [ -f "$f" ] && [ ! -L "$f" ] && [ ! "$f" -ef "$2" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+             grep -qw -- "$v" "$f" 2>/dev/null || continue
+             l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
+             [ -n "$l" ] && { r "$1" spare "$f"; r "$1" says "$l"; break; }
            done ;;
          esac
        fi ;;
@@ -862,6 +877,8 @@ fr() {
 lk() {
   if [ -f "$2" ] && [ ! -L "$2" ]; then
     p=$(head -c 64 -- "$2" 2>/dev/null | tr -d ' \t\r\n')
+    # (or the id a first line gives as pid=N, pid: N: "pid=4242 host=ws-14 state=saving")
+    case "$p" in ''|*[!0-9]*) p=$(head -n 1 -- "$2" 2>/dev/null | head -c 200 | grep -oiE '(^|[^[:alnum:]_])pid[[:space:]]*[=:][[:space:]]*[0-9]+' | head -n 1 | grep -oE '[0-9]+$') ;; esac
     case "$p" in ''|*[!0-9]*) p= ;; esac
     if [ -n "$p" ] && [ "$p" != 1 ] && [ "$p" != "$$" ] && [ "$p" != "$WS" ] && [ -d "/proc/$p" ]; then
       r "$1" holder "$p $(tr '\000' ' ' < "/proc/$p/cmdline" 2>/dev/null)"
@@ -1247,6 +1264,11 @@ ff() {
 rn() {
   s=$1; t=$2; shift 2
   [ -f "$t" ] && [ -s "$t" ] || { r "$s" done 1; return; }
+  # (the target itself saying that something in it is kept nowhere else)
+  if [ ! -L "$t" ] && [ "$(stat -c %s -- "$t" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ]; then
+    l=$(grep -m 1 -iE -- "$ONLYHERE" "$t" 2>/dev/null | head -c 300)
+    [ -n "$l" ] && { r "$s" note "$t"; r "$s" says "$l"; r "$s" done 1; return; }
+  fi
   b=${'$'}{t##*/}
   for dd in "${'$'}{t%/*}" $(for x in "$@"; do printf '%s\n' "${'$'}{x%/*}"; done | sort -u); do
     [ -d "$dd" ] || continue
@@ -1370,7 +1392,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
-    if (plan.processes.length > 0) lines.push(`NOKILL=${shQuote(NO_KILL_NOTE)}`);
+    if (plan.processes.length > 0 || plan.pidfiles.length > 0) lines.push(`NOKILL=${shQuote(NO_KILL_NOTE)}`);
     plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
@@ -1381,7 +1403,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0] ?? '')} G2=${shQuote(x.glued[1] ?? '')} SR=${shQuote(x.re)} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
-    if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`);
+    if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`, `ONLYHERE=${shQuote(ONLY_HERE_NOTE)}`);
     plan.destinations.forEach((d, i) => {
       if (d.sources) lines.push(`rn w${i} ${shQuote(d.target)} ${d.sources.map(shQuote).join(' ')}`);
       // a file in a home that is still the stock copy /etc/skel gave the account
@@ -1664,6 +1686,13 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
+  // (a note that names the id a pid file holds and says not to stop that process)
+  plan.pidfiles.forEach((p, i) =>
+    answer('pidfile-spared', p, `q${i}`, 'the notes around the process could not be read', (rec) => {
+      const file = rec.get('spare')?.[0];
+      return file ? { file, says: rec.get('says')?.[0] ?? '' } : {};
+    }),
+  );
   // (and the other pid files holding the same id, in folders of their own: whose process it is)
   plan.pidfiles.forEach((p, i) =>
     answer('pidfile-twins', p, `q${i}`, 'the other pid files could not be read', (rec) => [...new Set(rec.get('twin') ?? [])].filter((g) => g.slice(0, g.lastIndexOf('/')) !== p.slice(0, p.lastIndexOf('/')))),

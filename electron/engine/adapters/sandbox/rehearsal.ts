@@ -721,18 +721,37 @@ async function settingLines(twin: Episode, needles: string[], files: string[], s
   });
 }
 
+/** An option that hands a program the folder it takes its work from (`--inbox DIR`, `--watch=DIR`). */
+const INPUT_OPTION = /^--?(inbox|input|input-dir|in-dir|indir|queue|queue-dir|spool|spool-dir|watch|watch-dir|incoming|pickup|hotfolder|hot-folder|drop-dir|dropbox|jobs|jobs-dir)=(.*)$/i;
+
 /**
  * Files the command deleted (not moved) from a folder that the configuration of a program still
- * running names (`queue_dir = /var/spool/outbox` in the file its command line gives): the
- * program's working data, a queue it is still sending or a store it serves from. Logs are left
+ * running names (`queue_dir = /var/spool/outbox` in the file its command line gives), or that
+ * its command line hands it as the folder it takes its work from (`--inbox DIR`): the program's
+ * working data, a queue it is still sending or a store it serves from. Logs are left
  * out: a program names its log folder as a matter of course, and old logs go.
  */
-async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<string, string>, signal: AbortSignal | undefined): Promise<RehearsalReport['workedOn']> {
+async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<string, string>, after: Manifest, signal: AbortSignal | undefined): Promise<RehearsalReport['workedOn']> {
   const moved = new Set(changes.flatMap((c) => (c.movedFrom !== undefined ? [c.movedFrom] : [])));
   const gone = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && !moved.has(c.path) && !isLogPath(c.path)).map((c) => c.path);
   if (gone.length === 0) return [];
+  const out: RehearsalReport['workedOn'] = [];
+  // (or the folder a program still running was handed on its command line to take its work from:
+  // `--inbox /home/user/pipeline/inbox`, `--watch DIR`, `--queue DIR`)
+  for (const [pid, p] of after.procs) {
+    if (pid === '1') continue;
+    const words = p.args.split(/\s+/);
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      const eq = INPUT_OPTION.exec(w);
+      const dir = eq?.[2] ?? (INPUT_OPTION.test(`${w}=`) && !w.includes('=') ? words[i + 1] : undefined);
+      if (!dir?.startsWith('/') || after.entries.get(dir)?.type !== 'dir') continue;
+      const hit = gone.find((g) => g.startsWith(`${dir.replace(/\/+$/, '')}/`));
+      if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: `${w}${eq ? '' : ` ${dir}`}` });
+    }
+  }
   const files = [...by.keys()].filter((f) => !gone.includes(f)).slice(0, 40);
-  if (files.length === 0) return [];
+  if (files.length === 0) return out;
   // the folders the deleted files lie in, up to two levels above them
   const folders = new Map<string, string>();
   for (const p of gone) {
@@ -744,8 +763,7 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
     }
   }
   const dirs = [...folders.keys()].slice(0, 30);
-  if (dirs.length === 0) return [];
-  const out: RehearsalReport['workedOn'] = [];
+  if (dirs.length === 0) return out;
   for (const { file, text } of await settingLines(twin, dirs, files, signal)) {
     // the folder itself (or with a slash after it), not a longer name that starts the same way;
     // the deepest one named
@@ -954,7 +972,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       brokenFormats(episode, twin, changes, opts.signal),
       openedAndRun(twin, changes, opts.signal),
       stillReliedOn(twin, killed, configs, opts.signal),
-      workingData(twin, changes, configs, opts.signal),
+      workingData(twin, changes, configs, after, opts.signal),
       shutOutEntries(twin, changes, after, configs, opts.signal),
       droppedSections(episode, twin, changes, opts.signal),
       supervised(twin, killed, after, opts.signal),

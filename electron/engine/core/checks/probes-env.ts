@@ -86,6 +86,8 @@ export interface ProbesEnv {
   pidfiles: Record<string, string>;
   /** For each of those pid files, the other pid files in folders of their own that hold the same id. */
   pidfileTwins: Record<string, string[]>;
+  /** For each of those pid files, a note naming the id it holds that says not to stop that process. */
+  pidfileSpared: Record<string, { file: string; says: string }>;
   /**
    * The running processes each name or pattern a pkill or killall signals reaches (`PID ARGS`),
    * and the programs they run (a script's name when an interpreter runs one).
@@ -160,7 +162,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, pidfileTwins: {}, processes: {}, lockHolders: {}, failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -223,6 +225,10 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       for (const x of (v['hits'] as { file: string; line: string }[] | undefined) ?? []) env.settings.push({ re: r.target, file: String(x.file), key: settingKey(String(x.line)), line: String(x.line) });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
     else if (r.probe === 'pidfile-twins' && Array.isArray(v)) env.pidfileTwins[r.target] = v.map(String);
+    else if (r.probe === 'pidfile-spared' && v && typeof v === 'object' && typeof (v as { file?: unknown }).file === 'string') {
+      const x = v as { file: string; says?: unknown };
+      env.pidfileSpared[r.target] = { file: x.file, says: String(x.says ?? '') };
+    }
     else if (r.probe === 'processes' && v && typeof v === 'object' && !Array.isArray(v)) {
       const x = v as { matches?: unknown; programs?: unknown; runs?: unknown; spared?: unknown };
       const spared = Array.isArray(x.spared) ? (x.spared as Record<string, unknown>[]).map((y) => ({ pid: String(y['pid'] ?? ''), file: String(y['file'] ?? ''), says: String(y['says'] ?? '') })) : [];
