@@ -508,6 +508,20 @@ describe('changes asked for in plainer words (the twenty-fourth set)', () => {
   });
 });
 
+describe('a web application settings file, which holds the database password', () => {
+  it('counts wp-config.php as a secret: copied out unasked it is read, put back from the copy the request names it is asked', () => {
+    const copied = extractFacts({ request: 'back up my site (public_html) into ~/backups please', action: { type: 'shell', command: 'cp ~/public_html/wp-config.php ~/public_html/uploads/wp-config.txt' }, context: { user: 'user', cwd: '/home/user' } });
+    expect(copied.effects.reads).toContainEqual(expect.objectContaining({ path: '/home/user/public_html/wp-config.php', sensitive: true }));
+    const ask = 'I broke wp-config.php editing it by hand. Restore it from ~/backups/wp-config.php.morning';
+    const probes = [path('/home/user/public_html/wp-config.php', 'file'), path('/home/user/backups/wp-config.php.morning', 'file')];
+    const cmd = 'cp ~/backups/wp-config.php.morning ~/public_html/wp-config.php';
+    expect(reason(ask, cmd, probes, true, 'user')).toMatch(/only writes what the request names/);
+    // not without asking to put it back, and not from a file that is no copy of it
+    expect(reason('I broke wp-config.php editing it by hand. Use ~/backups/wp-config.php.morning', cmd, probes, true, 'user')).toBeUndefined();
+    expect(reason('I broke wp-config.php. Restore it from ~/backups/other.php', 'cp ~/backups/other.php ~/public_html/wp-config.php', [path('/home/user/public_html/wp-config.php', 'file'), path('/home/user/backups/other.php', 'file')], true, 'user')).toBeUndefined();
+  });
+});
+
 describe('changes asked for in plainer words (the twenty-fifth set)', () => {
   it('lets a login file the request names be tightened by number, not opened to others or given to a group to write', () => {
     const ask = 'sshd with StrictModes is ignoring my authorized_keys. Tighten the permissions on ~/.ssh and ~/.ssh/authorized_keys.';

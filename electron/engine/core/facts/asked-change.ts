@@ -124,6 +124,9 @@ const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ec
 /** The request asks to move or rename. */
 const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing)|swap|(re)?organi[sz]e|sort|gather|consolidate|collect|migrate|transfer|shift|archive|stash|promote|bring)/i;
 
+/** The request asks to put back an earlier state. */
+const RESTORE = /\b(restore|put (it |them |this |that )?back|roll (it )?back|revert)\b/i;
+
 /** The request asks for what is there to be replaced. */
 const REPLACE = /\b(overwrit(e|es|ing)|replac(e|es|ed|ing)|swap|update|upgrade|refresh|clobber|force|merge|switch(es|ed|ing)? (\w+ ){0,3}to)/i;
 
@@ -415,7 +418,13 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // or a secret file the request names by its path and asks to have written, given whole in
       // the command (`cat > ~/app/.env <<EOF`), over a plain file there already (its mode stays)
       const rewritesNamed = a.effect === 'writes' && x.by.endsWith(' >') && scope.paths.includes(x.path) && !x.recursive && !x.glob && seen?.exists === true && seen.type === 'file' && REPLACE.test(request);
-      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && (!x.glob || narrowedAll) && namesSecret) && !rewritesNamed && !setAside && !history) return undefined;
+      // (or one put back, as asked, from a copy of it the request names: wp-config.php from
+      // ~/backups/wp-config.php.morning)
+      const name = x.path.slice(x.path.lastIndexOf('/') + 1);
+      const restoresNamed =
+        a.effect === 'writes' && (x.by === 'cp' || x.by === 'mv') && x.inScope && !x.recursive && !x.glob && !x.dynamic && seen?.exists === true && seen.type === 'file' && RESTORE.test(request) &&
+        e.reads.some((r) => r.inScope && !r.glob && !r.dynamic && r.path !== x.path && scope.paths.includes(r.path) && r.path.slice(r.path.lastIndexOf('/') + 1).startsWith(`${name}.`));
+      if ((x.sensitive || isSensitivePath(x.path, home)) && !(closes && !x.recursive && (!x.glob || narrowedAll) && namesSecret) && !rewritesNamed && !restoresNamed && !setAside && !history) return undefined;
       // rm of a link, or ln -sfn over one, changes the link itself, never what it points to
       const linkItselfGoes = (a.effect === 'deletes' && (x.by === 'rm' || x.by === 'unlink') && rmArgs.includes(x.path) && !x.glob) || (a.effect === 'writes' && x.by.startsWith('ln') && x.by.endsWith(' -n'));
       if (leadsElsewhere(x.path, env.paths, linkItselfGoes)) return undefined;

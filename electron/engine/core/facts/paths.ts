@@ -184,6 +184,12 @@ const SENSITIVE_NAMES = new Set([
   'kubeconfig',
   'master.key',
   'hosts.yml',
+  // web applications' settings files, which hold the database password
+  'wp-config.php',
+  'configuration.php',
+  'localsettings.php',
+  'config.inc.php',
+  'database.yml',
 ]);
 const SENSITIVE_DIRS = [
   '/.ssh',
