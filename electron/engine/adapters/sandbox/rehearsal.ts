@@ -290,9 +290,13 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   for (const p of destroyed) if (!within(p, tops)) tops.push(p);
   if (tops.length === 0) return [];
   const out: { target: string; by: string; line: string }[] = [];
+  // (a link left dangling: one to a file rewritten in place, or replaced, reaches the new text,
+  // as a program naming that path would; that counts only where something names the path itself)
+  const goneTops: string[] = [];
+  for (const p of changes.filter((c) => c.change === 'deleted').map((c) => c.path).sort()) if (!within(p, goneTops)) goneTops.push(p);
   for (const [link, to] of after.links) {
     if (!before.links.has(link) || within(link, tops)) continue;
-    const hit = within(resolveLinkTarget(link, to), tops);
+    const hit = within(resolveLinkTarget(link, to), goneTops);
     if (hit) out.push({ target: hit, by: link, line: `-> ${to}` });
   }
   const candidates = [...after.entries].filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && !within(p, tops));
