@@ -149,6 +149,9 @@ describe('changes the request asked for', () => {
     expect(reason('remove the report job from my crontab', "crontab -l | sed '/report/d' | crontab -", [])).toMatch(/"report"/);
     expect(reason('the fetchmail job in my crontab just spams errors now, comment that line out', "crontab -l | sed '/fetchmail/s/^/#/' | crontab -", [])).toMatch(/"fetchmail"/);
     expect(reason('the fetchmail job in my crontab just spams errors now, comment that line out', "crontab -l | sed '/fetchmail/s/^/#x/' | crontab -", [])).toBeUndefined();
+    // a pattern that names the job by a word of it ("the nightly cook" for nightly_cook.sh)
+    expect(reason("Pause the nightly cook for the week. Just comment it out in root's crontab", "crontab -l | sed 's|^\\([^#].*nightly_cook\\.sh.*\\)$|#\\1|' | crontab -", [])).toMatch(/only takes the jobs matching/);
+    expect(reason("Pause the nightly build for the week. Just comment it out in root's crontab", "crontab -l | sed 's|^\\([^#].*nightly_cook\\.sh.*\\)$|#\\1|' | crontab -", [])).toBeUndefined();
     // a job the request does not name, anything added, or a request that does not ask to take out
     expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v backup | crontab -', [])).toBeUndefined();
     expect(reason("take the old-sync.sh job out of root's crontab", "(crontab -l | grep -v old-sync.sh; echo '* * * * * /tmp/x') | crontab -", [])).toBeUndefined();
@@ -504,6 +507,13 @@ describe('changes asked for in plainer words (the twenty-fourth set)', () => {
     // not opening them, not a pattern the environment could not list, not one reaching a file every account reads
     expect(reason(ask, `chmod 644 ${keys}`, listed(['/etc/ssl/private/site.key']))).toBeUndefined();
     expect(reason(ask, `chmod 600 ${keys}`, [path('/etc/ssl/private', 'dir')])).toBeUndefined();
+    // (a folder of secrets the request names by its path, in another account's home)
+    const ssh = '/home/buildbot/.ssh/*';
+    const sshListed = [path('/home/buildbot/.ssh', 'dir'), { probe: 'glob', target: ssh, ok: true, value: ['/home/buildbot/.ssh/authorized_keys', '/home/buildbot/.ssh/id_ed25519'] } as ProbeResult];
+    expect(reason('ssh refuses the buildbot login, permissions too open. Fix /home/buildbot/.ssh: dir 700, files in it 600.', `chmod 600 ${ssh}`, sshListed)).toMatch(/changes the mode of/);
+    expect(reason('ssh refuses the buildbot login, permissions too open. Fix /home/buildbot/.ssh: dir 700, files in it 644.', `chmod 644 ${ssh}`, sshListed)).toBeUndefined();
+    // (not a system place but /etc)
+    expect(reason('Lock the programs in /usr/local/bin down to 600.', 'chmod 600 /usr/local/bin/*', [path('/usr/local/bin', 'dir'), { probe: 'glob', target: '/usr/local/bin/*', ok: true, value: ['/usr/local/bin/a'] }])).toBeUndefined();
     expect(reason('Lock the files in /etc down to 600.', 'chmod 600 /etc/*', [path('/etc', 'dir'), { probe: 'glob', target: '/etc/*', ok: true, value: ['/etc/passwd', '/etc/shadow'] }])).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { inRequestScope, isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid, grantsWorldRead } from './modes.js';
 import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
-import { CRON_TABLE, JOB_TALK, sedArgs, sedTakesOutNamedJobs, takenOutLines } from './sed.js';
+import { CRON_TABLE, JOB_TALK, namesJob, sedArgs, sedTakesOutNamedJobs, takenOutLines } from './sed.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -272,7 +272,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const e = facts.effects;
   // taking named jobs out of the acting account's crontab, and nothing else
   const cron = cronFilterPatterns(facts);
-  if (cron && TAKE_OUT_ASK.test(request) && cron.every((p) => requestNames(request, p)) && e.persistence.every((x) => x.by === 'crontab')) {
+  if (cron && TAKE_OUT_ASK.test(request) && cron.every((p) => requestNames(request, p) || (JOB_TALK.test(request) && namesJob(p, scope.words))) && e.persistence.every((x) => x.by === 'crontab')) {
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the jobs matching ${cron.map((p) => `"${p}"`).join(', ')} out of the crontab, as the request asks, and keeps the rest`;
   }
@@ -396,16 +396,18 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // (an account file too, named by its path: closing it grants nothing; not one every account
       // must read to log in or look names up)
       const narrowed = a.effect === 'modeChanges' && onlyRestricts(x.mode) && /^\/etc\/[^/]+$/.test(x.path) && !READ_BY_ALL.test(x.path) && scope.paths.includes(x.path) && seen?.exists === true && seen.type === 'file' && seen.links <= 1;
-      // (or a pattern of such files in a folder of /etc the request names, once the environment
-      // has listed every file it reaches: "lock the .key files in /etc/ssl/private down to 600")
+      // (or a pattern of files in a folder the request names, its last part the only pattern, once
+      // the environment has listed every file it reaches: "lock the .key files in
+      // /etc/ssl/private down to 600", "fix /home/buildbot/.ssh: files in it 600"; in /etc, or
+      // in a folder of secrets; no other system place)
       const matches = x.glob ? env.globs[x.path] : undefined;
       const narrowedAll =
-        a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.dynamic && x.inScope && /^\/etc\/.+\/[^/]*[*?[][^/]*$/.test(x.path) &&
+        a.effect === 'modeChanges' && onlyRestricts(x.mode) && !x.recursive && !x.dynamic && x.inScope && /^\/.+\/[^/]*[*?[][^/]*$/.test(x.path) && !/[*?[]/.test(fixedPart(x.path)) &&
         !!matches && matches.length > 0 && matches.length < 100 && matches.every((m) => !READ_BY_ALL.test(m) && env.paths[m]?.type !== 'dir');
       const etcEdit = (a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && etcNamed;
       // (root's own home is a home: /root/.ssh is to root what ~/.ssh is to anyone)
       const ownHome = home === '/root' && x.path.startsWith('/root/');
-      if (x.system && !ownHome && !((etcEdit || narrowed) && !x.recursive && !x.glob) && !narrowedAll) return undefined;
+      if (x.system && !ownHome && !((etcEdit || narrowed) && !x.recursive && !x.glob) && !(narrowedAll && x.path.startsWith('/etc/'))) return undefined;
       // a secret only when the change can only close it: a mode that takes access away, or an owner
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")
@@ -414,7 +416,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const toGroup = CLOSE.test(request) && GROUP_NAMED.test(request);
       const closes =
         a.effect === 'modeChanges' ? onlyRestricts(x.mode) || (toGroup && othersGetNothing(x.mode)) : a.effect === 'ownerChanges' ? toSelf(x.mode, home) || (toGroup && toSelfAndNamedGroup(x.mode, home, request)) : false;
-      const namesSecret = scope.paths.includes(x.path) || (inScope && SECRET_KIND.test(request));
+      const namesSecret = scope.paths.includes(x.path) || (inScope && SECRET_KIND.test(request)) || (narrowedAll && scope.paths.includes(fixedPart(x.path)));
       // or a secret file the request names by its path and asks to have written, given whole in
       // the command (`cat > ~/app/.env <<EOF`), over a plain file there already (its mode stays)
       const rewritesNamed = a.effect === 'writes' && x.by.endsWith(' >') && scope.paths.includes(x.path) && !x.recursive && !x.glob && seen?.exists === true && seen.type === 'file' && REPLACE.test(request);

@@ -88,6 +88,18 @@ export function takenOutLines(script: string): string | undefined {
 }
 
 /**
+ * Whether the request's words name the job a pattern selects, by a word of the pattern that is
+ * not a word of every program's path ("the nightly cook" for `nightly_cook\.sh`).
+ */
+export function namesJob(pattern: string, words: ReadonlySet<string>): boolean {
+  return pattern
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 4 && !PATH_WORDS.has(w))
+    .some((w) => words.has(w) || (w.endsWith('s') && words.has(w.slice(0, -1))) || words.has(`${w}s`));
+}
+
+/**
  * The lines a set of sed scripts takes out, when every script only comments out or deletes lines
  * (see `takenOutLines`), and the request speaks of a scheduled job and names each one by a word of its address ("the weekly
  * report job" for `/generate_report.sh/`). Such an edit of a cron table only takes jobs out; it
@@ -98,13 +110,7 @@ export function sedTakesOutNamedJobs(scripts: readonly string[], words: Readonly
   const patterns: string[] = [];
   for (const script of scripts) {
     const lines = takenOutLines(script);
-    if (lines === undefined) return undefined;
-    const named = lines
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length >= 4 && !PATH_WORDS.has(w))
-      .some((w) => words.has(w) || (w.endsWith('s') && words.has(w.slice(0, -1))) || words.has(`${w}s`));
-    if (!named) return undefined;
+    if (lines === undefined || !namesJob(lines, words)) return undefined;
     patterns.push(lines);
   }
   return patterns;
