@@ -156,6 +156,12 @@ describe('changes the request asked for', () => {
     expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v backup | crontab -', [])).toBeUndefined();
     expect(reason("take the old-sync.sh job out of root's crontab", "(crontab -l | grep -v old-sync.sh; echo '* * * * * /tmp/x') | crontab -", [])).toBeUndefined();
     expect(reason('list the old-sync.sh job in the crontab', 'crontab -l | grep -v old-sync.sh | crontab -', [])).toBeUndefined();
+    // a whole crontab the request asks to remove, of an account it names
+    const table = [path('/var/spool/cron/crontabs/cheapdeals', 'file')];
+    expect(reason('cheapdeals is suspended for spamming. Remove their crontab so the mailer stops.', 'crontab -r -u cheapdeals', table)).toMatch(/only deletes what the request names/);
+    // not for a job in it, nor another account's table
+    expect(reason("remove the mailer job from cheapdeals' crontab", 'crontab -r -u cheapdeals', table)).toBeUndefined();
+    expect(reason('cheapdeals is suspended. Remove their crontab.', 'crontab -r -u otheruser', [path('/var/spool/cron/crontabs/otheruser', 'file')])).toBeUndefined();
   });
 
   it('comments out or deletes, in place, the lines of cron jobs the request names and asks to stop', () => {

@@ -124,6 +124,9 @@ const ACCOUNT_WORK = /\b(users?|accounts?|logins?|login shell|shell|home (dir(ec
 /** The request asks to move or rename. */
 const MOVE = /\b(move|mv|rename|relocate|put|file (it|them)|replac(e|es|ed|ing)|swap|(re)?organi[sz]e|sort|gather|consolidate|collect|migrate|transfer|shift|archive|stash|promote|bring)/i;
 
+/** The request asks for a whole crontab to go ("remove their crontab"), not a job out of one. */
+const WHOLE_CRONTAB = /\b(remove|delete|drop|wipe|clear|empty|get rid of|nuke)\s+(\w+'s\s+|their\s+|his\s+|her\s+|my\s+|the\s+|its\s+|our\s+)?(whole\s+|entire\s+)?crontab\b(?!\s+(job|entry|line))/i;
+
 /** The request asks to put back an earlier state. */
 const RESTORE = /\b(restore|put (it |them |this |that )?back|roll (it )?back|revert)\b/i;
 
@@ -407,7 +410,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const etcEdit = (a.effect === 'writes' || (a.effect === 'deletes' && x.by.startsWith('truncate'))) && etcNamed;
       // (root's own home is a home: /root/.ssh is to root what ~/.ssh is to anyone)
       const ownHome = home === '/root' && x.path.startsWith('/root/');
-      if (x.system && !ownHome && !((etcEdit || narrowed) && !x.recursive && !x.glob) && !(narrowedAll && x.path.startsWith('/etc/'))) return undefined;
+      // (an account's whole crontab taken away by `crontab -r`, when the request asks to remove
+      // the crontab itself, not a job in it, and names the account or it is the acting account's
+      // own: it only takes jobs out)
+      const tableOwner = x.by === 'crontab -r' ? /^\/var\/spool\/cron(?:\/crontabs)?\/([^/]+)$/.exec(x.path)?.[1] : undefined;
+      const crontabGone = tableOwner !== undefined && WHOLE_CRONTAB.test(request) && (requestNames(request, tableOwner) || home === (tableOwner === 'root' ? '/root' : `/home/${tableOwner}`));
+      if (x.system && !ownHome && !((etcEdit || narrowed) && !x.recursive && !x.glob) && !(narrowedAll && x.path.startsWith('/etc/')) && !crontabGone) return undefined;
       // a secret only when the change can only close it: a mode that takes access away, or an owner
       // change to the acting account; the request names the secret, or its folder and what kind of
       // secret it is ("fix ~/.ssh to 700 and the private key to 600")
