@@ -358,6 +358,7 @@ describe('process and lock probes, failing closed', () => {
     expect(onto('rename words.tmp to words.txt')).toBe('fail');
     // a file the request says may be overwritten is no surprise
     expect(onto('move words.tmp to words.txt, the old words.txt can be overwritten')).toBe('pass');
+    expect(onto('move the new list in over the outdated one')).toBe('pass');
   });
 
   it('asks when a process a kill by name reaches is one a run file says not to stop', () => {
