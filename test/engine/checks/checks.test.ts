@@ -550,6 +550,12 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(merged, { ...req, request: 'move my project from ~/old to ~/new and get rid of the old folder' }).onlyCopies).toEqual(['/home/user/old/.env']);
   });
 
+  it('reads "back up ... then clear" as keeping a copy first, not a backup window that ended', () => {
+    const gone = report([{ path: '/var/backups/staging/run-1/sites.tar.part', change: 'deleted', before: file(64) }], { lost: ['/var/backups/staging/run-1/sites.tar.part'] });
+    expect(readRehearsal(gone, { ...req, request: 'The backup window ended at 5am and nothing runs now. Clear /var/backups/staging out.' }).onlyCopies).toEqual([]);
+    expect(readRehearsal(gone, { ...req, request: 'Back up /var/backups/staging to the NAS and then clear it out.' }).onlyCopies).toEqual(['/var/backups/staging/run-1/sites.tar.part']);
+  });
+
   it('reads swapping a new file in as replacing the old one, which is then no lost copy', () => {
     const swapped = report([{ path: '/home/user/svc/config.yaml', change: 'replaced', before: file(11), after: file(11), movedFrom: '/home/user/svc/config.yaml.new' }], { lost: ['/home/user/svc/config.yaml'] });
     expect(readRehearsal(swapped, { ...req, request: 'i put the new config at ~/svc/config.yaml.new, swap it in as config.yaml. old one can go' }).onlyCopies).toEqual([]);

@@ -113,7 +113,7 @@ const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|cons
  * deleting is asked on the strength of the keeping, so what is deleted must be found kept. (A
  * word naming a program or a job, "the backup job", keeps nothing.)
  */
-const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
+const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
 const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
