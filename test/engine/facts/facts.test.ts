@@ -135,6 +135,15 @@ describe('shell structure', () => {
     expect(facts('rm /var/log/mail.logger', request).effects.deletes[0]!.inScope).toBe(false);
   });
 
+  it('counts "the CSV" of a named export as the one file of that kind whose words and folder the request says', () => {
+    const request = "The customer data export for riverside's GDPR request has been delivered. Securely destroy the CSV now.";
+    expect(facts('shred -u /srv/exports/riverside/customers-export.csv', request).effects.deletes[0]!.inScope).toBe(true);
+    // not another customer's folder, a file whose name says more, or "the CSV files" of anything
+    expect(facts('shred -u /srv/exports/harbor/customers-export.csv', request).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('shred -u /srv/exports/riverside/customers-export-orders.csv', request).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('shred -u /srv/exports/riverside/customers-export.csv', request.replace('the CSV now', 'the CSV files now')).effects.deletes[0]!.inScope).toBe(false);
+  });
+
   it('reads start-stop-daemon --stop as a signal to the process its pid file names, or to its program by name', () => {
     const byFile = facts('start-stop-daemon -K -p /run/minecraft.pid');
     expect(byFile.effects.signals).toEqual([{ target: 'pidfile:/run/minecraft.pid', signal: 'TERM', by: 'start-stop-daemon' }]);

@@ -455,7 +455,14 @@ function namedInText(base: string, folder: string, scope: RequestScope): boolean
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
   const bare = stem.replace(/[_.-]?v?\d+$/, '');
   const folderName = (folder.split('/').pop() ?? '').toLowerCase();
-  return bare !== stem && bare.length >= 3 && scope.words.has(bare) && folderName.length >= 4 && !PLACE_WORDS.has(folderName) && scope.words.has(folderName);
+  const namedFolder = folderName.length >= 4 && !PLACE_WORDS.has(folderName) && scope.words.has(folderName);
+  if (bare !== stem && bare.length >= 3 && scope.words.has(bare) && namedFolder) return true;
+  // "the CSV" of riverside's customer data export: the file's kind by its ending, said as the
+  // one file of that kind, every word of its name, and its folder's name
+  const ext = /\.([a-z0-9]{2,5})$/.exec(base)?.[1];
+  const has = (w: string): boolean => scope.words.has(w) || scope.words.has(`${w}s`) || (w.endsWith('s') && scope.words.has(w.slice(0, -1)));
+  const nameWords = stem.split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  return ext !== undefined && new RegExp(`\\bthe ${ext}\\b(?! files)`).test(text) && nameWords.length > 0 && nameWords.every(has) && namedFolder;
 }
 
 /**
