@@ -202,7 +202,7 @@ describe('sandbox probes', () => {
     expect(planProbes(extractFacts(plain), plain).claimed).toEqual([]);
     // work the person says they did themselves ("I gzipped all my dumps") is a claim too
     const gzipped = shell('rm -f ~/backups/*.sql', 'I gzipped all my DB dumps in ~/backups. Delete the plain .sql files', { cwd: '/home/user' });
-    expect(planProbes(extractFacts(gzipped), gzipped).claimed.map((c) => c.glob)).toEqual(['/home/user/backups/*.sql']);
+    expect(planProbes(extractFacts(gzipped), gzipped).claimed?.map((c) => c.glob)).toEqual(['/home/user/backups/*.sql']);
     const asked = shell('rm -f ~/backups/*.sql', 'gzip is broken here, just delete the plain .sql files in ~/backups', { cwd: '/home/user' });
     expect(planProbes(extractFacts(asked), asked).claimed).toEqual([]);
   });
