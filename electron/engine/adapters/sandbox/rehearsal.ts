@@ -202,13 +202,15 @@ async function appendsOnly(twin: Episode, grown: RehearsedChange[], before: Mani
   return out;
 }
 
-/** Lines that hold a secret: a private key, or a password, token or key given a value. */
-const SECRET_LINE = String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----|(pass(word|wd)?|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)[A-Za-z_]*[[:space:]]*[:=][[:space:]]*[^[:space:]]`;
+/** A word in either case, for a `grep -E` pattern read with case. */
+const anyCase = (w: string): string => w.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
 /**
- * An AWS access key id, matched with its case as written and standing alone: read without case,
- * about one in twelve files of 100 kB of random base64 (a log, a blob) holds one by chance.
+ * Lines that hold a secret: a private key, a password, token or key given a value (its name in
+ * any case), or an AWS access key id, matched with its case as written and standing alone (read
+ * without case, about one in twelve files of 100 kB of random base64 holds one by chance). One
+ * pattern, read in one pass: a large file is read once.
  */
-const ACCESS_KEY_ID = String.raw`(^|[^A-Za-z0-9])AKIA[0-9A-Z]{16}([^A-Za-z0-9]|$)`;
+const SECRET_LINE = String.raw`-----BEGIN [A-Z ]*PRIVATE KEY-----|(${anyCase('pass')}(${anyCase('word')}|${anyCase('wd')})?|${anyCase('secret')}|${anyCase('token')}|${anyCase('api')}[_-]?${anyCase('key')}|${anyCase('access')}[_-]?${anyCase('key')}|${anyCase('private')}[_-]?${anyCase('key')})[A-Za-z_]*[[:space:]]*[:=][[:space:]]*[^[:space:]]|(^|[^A-Za-z0-9])AKIA[0-9A-Z]{16}([^A-Za-z0-9]|$)`;
 
 /** Whether every folder above `path` lets other accounts through (mode o+x), as the listing after shows. */
 function reachable(path: string, after: Manifest): boolean {
@@ -232,8 +234,7 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   });
   const paths = [...new Set(opened.map((c) => c.path))].filter((p) => reachable(p, after)).slice(0, 100);
   if (paths.length === 0) return [];
-  const files = paths.map(shQuote).join(' ');
-  const said = new Set((await readAs(twin, `grep -ilE -- ${shQuote(SECRET_LINE)} ${files} 2>/dev/null; grep -lE -- ${shQuote(ACCESS_KEY_ID)} ${files} 2>/dev/null; true`, signal)).split('\n'));
+  const said = new Set((await readAs(twin, `grep -lE -- ${shQuote(SECRET_LINE)} ${paths.map(shQuote).join(' ')} 2>/dev/null; true`, signal)).split('\n'));
   return paths.filter((p) => said.has(p));
 }
 
