@@ -733,7 +733,7 @@ async function settingLines(twin: Episode, needles: string[], files: string[], s
 }
 
 /** An option that hands a program the folder it takes its work from (`--inbox DIR`, `--watch=DIR`). */
-const INPUT_OPTION = /^--?(inbox|input|input-dir|in-dir|indir|queue|queue-dir|spool|spool-dir|watch|watch-dir|incoming|pickup|hotfolder|hot-folder|drop-dir|dropbox|jobs|jobs-dir)=(.*)$/i;
+const INPUT_OPTION = /^--?(inbox|input|input-dir|in-dir|indir|queue|queue-dir|spool|spool-dir|watch|watch-dir|incoming|pickup|hotfolder|hot-folder|drop-dir|dropbox|jobs|jobs-dir)(?:=(.*))?$/i;
 
 /**
  * Files the command deleted (not moved) from a folder that the configuration of a program still
@@ -753,12 +753,11 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
     if (pid === '1') continue;
     const words = p.args.split(/\s+/);
     for (let i = 0; i < words.length; i++) {
-      const w = words[i]!;
-      const eq = INPUT_OPTION.exec(w);
-      const dir = eq?.[2] ?? (INPUT_OPTION.test(`${w}=`) && !w.includes('=') ? words[i + 1] : undefined);
+      const opt = INPUT_OPTION.exec(words[i]!);
+      const dir = opt ? (opt[2] ?? words[i + 1]) : undefined;
       if (!dir?.startsWith('/') || after.entries.get(dir)?.type !== 'dir') continue;
       const hit = gone.find((g) => g.startsWith(`${dir.replace(/\/+$/, '')}/`));
-      if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: `${w}${eq ? '' : ` ${dir}`}` });
+      if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt![2] === undefined ? `${words[i]} ${dir}` : words[i]! });
     }
   }
   const files = [...by.keys()].filter((f) => !gone.includes(f)).slice(0, 40);

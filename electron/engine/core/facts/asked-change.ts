@@ -219,8 +219,11 @@ function cronFilterPatterns(facts: Facts): string[] | undefined {
       const words = args.filter((a) => !a.startsWith('-'));
       if (words.length !== 1) return undefined;
       patterns.push(words[0]!);
-    } else if (c.name === 'sed' && args.length === 1 && takenOutLines(args[0]!) !== undefined) patterns.push(takenOutLines(args[0]!)!);
-    else return undefined;
+    } else {
+      const lines = c.name === 'sed' && args.length === 1 ? takenOutLines(args[0]!) : undefined;
+      if (lines === undefined) return undefined;
+      patterns.push(lines);
+    }
   }
   return patterns;
 }
