@@ -43,6 +43,9 @@ const MAX_FINDS = 2;
 const FIND_MATCHES = 200;
 /** How much of a file about to be formatted is read for a byte that is not zero. */
 const BLANK_BYTES = 16 * 1024 * 1024;
+/** Files the request names read for what a delete removes, per action, and how large one may be. */
+const MAX_LISTS = 4;
+const LIST_BYTES = 1024 * 1024;
 /** How deep, and through how many files, a folder a web server would serve is looked through. */
 const SERVED_DEPTH = 6;
 const SERVED_FILES = 2000;
@@ -261,6 +264,12 @@ export interface ProbePlan {
    * `INCOMPLETE` marker, a part file, a log or status file whose last word is a failure).
    */
   claimed?: { target: string; glob?: string; places: string[] }[];
+  /**
+   * Files the request names by their path ("the report is /root/scan.txt, delete the flagged
+   * file"), each read for the full paths of the single files the action deletes that the request
+   * does not name itself: a file it lists is one the request points to.
+   */
+  listed?: { list: string; targets: string[] }[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -587,6 +596,9 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       claimed.push({ target, ...(glob !== undefined ? { glob } : {}), places: places.slice(0, 4) });
     }
   }
+  // the files the request names that may list what a single-file delete removes
+  const outside = [...new Set(e.deletes.filter((x) => !x.inScope && !x.recursive && !x.glob && fixed(x)).map((x) => x.path))].slice(0, MAX_NOTED);
+  const listed = outside.length === 0 ? [] : facts.requestPaths.filter((p) => plain(p) && !GLOB.test(p) && !outside.includes(p)).slice(0, MAX_LISTS).map((list) => ({ list, targets: outside }));
   const doomed = new Set<string>();
   // (a find that deletes by its tests, a name or an age, removes the entries that match, as rm does)
   for (const x of e.deletes) if ((ENTRY_DELETERS.has(x.by) || (x.by === 'find -delete' && x.glob)) && !x.dynamic && plain(x.path) && x.path !== '/') doomed.add(x.path);
@@ -618,6 +630,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       .map((x) => ({ root: x.path, runs: x.by === SERVES_CGI ? ('cgi' as const) : x.by === SERVES_PHP ? ('php' as const) : ('' as const) }))
       .slice(0, MAX_NOTED),
     claimed: claimed.slice(0, MAX_NOTED),
+    listed,
     skipped,
   };
 }
@@ -751,6 +764,17 @@ bn() {
     fi
   done
   r "$1" done 1
+}
+# a file the request names ($2), when it is a readable text of modest size, read for the full
+# paths that follow ($3 on): each one it holds whole (not inside a longer path) is reported
+li() {
+  k=$1; f=$2; shift 2
+  if [ -f "$f" ] && [ -r "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo ${LIST_BYTES})" -lt ${LIST_BYTES} ]; then
+    for t in "$@"; do
+      grep -qE -- "(^|[^[:alnum:]_./-])$(ere "$t")(\$|[^[:alnum:]_./-])" "$f" 2>/dev/null && r "$k" listed "$t"
+    done
+  fi
+  r "$k" done 1
 }
 # the accounts whose primary group is group $2 (by its id in /etc/group), but those the action
 # takes out too ($3: their names joined by |)
@@ -1397,6 +1421,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
     if ((plan.claimed?.length ?? 0) > 0) lines.push(`RUNEND=${shQuote(`${RUN_FAILED}|${RUN_SUCCEEDED}`)}`, `RUNFAIL=${shQuote(RUN_FAILED)}`);
+    (plan.listed ?? []).forEach((x, i) => lines.push(`li L${i} ${shQuote(x.list)} ${x.targets.map(shQuote).join(' ')}`));
     (plan.claimed ?? []).forEach((x, i) => lines.push(`fr c${i} ${shQuote(x.target)} ${shQuote(x.glob ?? '-')} ${x.places.map(shQuote).join(' ')}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
@@ -1713,6 +1738,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       return { secret, program: rec.get('program')?.[0] ?? '' };
     }),
   );
+  (plan.listed ?? []).forEach((x, i) => answer('listed', x.list, `L${i}`, 'the file the request names could not be read', (rec) => rec.get('listed') ?? []));
   (plan.claimed ?? []).forEach((x, i) =>
     answer('failed-run', x.target, `c${i}`, 'the folders around what is about to be deleted could not be read', (rec) => ({ file: rec.get('failed')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })),
   );
