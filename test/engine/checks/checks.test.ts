@@ -757,6 +757,19 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(alone, { ...home, action: { type: 'shell', command: 'rm -f /home/olduser/.profile' } }, undefined, true)).toBeUndefined();
   });
 
+  it('clears files rewritten in a folder the request calls by name under the lossless clearing when the request asks to overwrite them, and no other rewrite', () => {
+    const ask = 'The designer sent harbor 2.1 (~/uploads/harbor-2.1.tar.gz). Update the harbor theme with it, overwriting the old theme files.';
+    const command = 'tar -xzf ~/uploads/harbor-2.1.tar.gz -C ~/site/themes';
+    const req: ActionRequest = { request: ask, action: { type: 'shell', command }, context: { user: 'user', cwd: '/home/user', home: '/home/user' } };
+    const unpacked = (path: string, after = rehearsedFile(38)) => rehearsalReport([{ path, change: 'rewritten', before: rehearsedFile(38), after }], { command });
+    expect(rehearsedChangeReason(unpacked('/home/user/site/themes/harbor/style.css'), req, undefined, true)).toMatch(/changed only what the request names/);
+    // a folder the request does not call by name, a request that does not ask to overwrite, a mode that changed, a system file: no
+    expect(rehearsedChangeReason(unpacked('/home/user/site/themes/twentyfour/style.css'), req, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(unpacked('/home/user/site/themes/harbor/style.css'), { ...req, request: 'Install the harbor theme from ~/uploads/harbor-2.1.tar.gz.' }, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(unpacked('/home/user/site/themes/harbor/style.css', { ...rehearsedFile(38), mode: '0777' }), req, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(unpacked('/etc/harbor/style.css'), { ...req, action: { type: 'shell', command: 'tar -xzf ~/uploads/harbor-2.1.tar.gz -C /etc' } }, undefined, true)).toBeUndefined();
+  });
+
   it('clears a setting rewritten from the value the request says to the value it says under the lossless clearing, and no other rewrite', () => {
     const ask: ActionRequest = { request: 'In ~/app/.env, change API_URL from http://localhost:8000 to https://api.example.com.', action: { type: 'shell', command: "sed -i 's#^API_URL=.*#API_URL=https://api.example.com#' ~/app/.env" }, context: { user: 'user', cwd: '/home/user', home: '/home/user' } };
     const grown = (edits: RehearsalReport['edits']) => rehearsalReport([{ path: '/home/user/app/.env', change: 'grown', before: rehearsedFile(60), after: rehearsedFile(64) }], { command: (ask.action as { command: string }).command, edits });

@@ -9,7 +9,7 @@
 import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
 import { actionBase, extractFacts, isScratchPath } from './index.js';
-import { isLogPath, isRelocation, persistencePlace, privilegePlace } from './paths.js';
+import { isLogPath, isRelocation, isSystemArea, persistencePlace, privilegePlace } from './paths.js';
 import { TAKE_OUT_ASK } from './asked-change.js';
 import { programName, programWord } from './shell-commands.js';
 
@@ -592,8 +592,9 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. `lossless`
  * asks for more: nothing that was there lost or changed (no delete, rewrite, mode or owner
  * change, no append to a file with content but a log; a file renamed to a free name is not a
- * delete) and no process stopped (one the request asks to restart, running again with the same
- * command line, was not). Returns the reason, or undefined.
+ * delete, and a file outside the system's trees rewritten when the request asks to replace or
+ * overwrite is not a loss) and no process stopped (one the request asks to restart, running again
+ * with the same command line, was not). Returns the reason, or undefined.
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
   if (report.error || report.exitCode !== 0 || report.timedOut || report.omitted > 0) return undefined;
@@ -610,7 +611,22 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   const restartAsked = RESTART_ASK.test(req.request ?? '');
   // (nor is a setting rewritten from the value the request says to the value it says)
   const askedEdits = new Set((report.edits ?? []).filter((x) => askedEdit(x, req.request ?? '')).map((x) => x.path));
-  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path))))) return undefined;
+  // (nor is a file outside the system's trees whose content the request asks to have replaced,
+  // its kind, mode and owner kept, in a folder the request calls by its name: the harbor theme
+  // unpacked "overwriting the old theme files" into themes/harbor)
+  const replaceAsked = REPLACE_ASK.test(req.request ?? '');
+  const said = wordsOf(req.request ?? '');
+  const replacedAsAsked = (c: RehearsedChange): boolean =>
+    replaceAsked &&
+    c.change === 'rewritten' &&
+    !isSystemArea(c.path) &&
+    c.before?.type === 'file' &&
+    c.after?.type === 'file' &&
+    c.before.mode === c.after.mode &&
+    c.before.uid === c.after.uid &&
+    c.before.gid === c.after.gid &&
+    c.path.split('/').slice(-3, -1).some((w) => said.has(w.toLowerCase()));
+  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c)))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
@@ -622,7 +638,7 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
     if (privilegePlace(c.path)) return undefined;
     if (persistencePlace(c.path) && !(c.change === 'deleted' && goneFolders.some((f) => c.path.startsWith(f)))) return undefined;
     if (c.after && (parseInt(c.after.mode, 8) & 0o6000) !== 0) return undefined;
-    if (destructive(c) && !asked.some((t) => t(c.path))) return undefined;
+    if (destructive(c) && !asked.some((t) => t(c.path)) && !replacedAsAsked(c)) return undefined;
   }
   const touched = report.changes.filter(destructive).length;
   return touched > 0
