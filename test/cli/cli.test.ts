@@ -3,9 +3,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testCache } from '../helpers/temp-root.js';
 
 const bin = join(process.cwd(), 'bin', 'warden.js');
-const env = { ...process.env, WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-cli-')), WARDEN_CACHE: join(tmpdir(), 'warden-test-cache') };
+const env = { ...process.env, WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-cli-')), WARDEN_CACHE: testCache() };
 
 describe('warden command line', () => {
   it('check prints a verdict for flags and for JSON on stdin, and names the field of bad input', () => {

@@ -8,6 +8,7 @@ import type { Engine } from '../../electron/engine/engine.js';
 import { startIntakeServer, type IntakeServer } from '../../electron/server/intake/intake-server.js';
 import { intakeInfoPath, loadOrCreateToken, writeIntakeInfo } from '../../electron/server/intake/token.js';
 import { connectTestEngine } from '../engine/sandbox/engine.js';
+import { testCache } from '../helpers/temp-root.js';
 
 const bin = join(process.cwd(), 'bin', 'warden.js');
 let engine: Engine;
@@ -18,7 +19,7 @@ let fakeHome: string;
 
 function warden(args: string[], opts: { cwd?: string } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node', [bin, ...args], { env: { ...process.env, WARDEN_HOME: dataDir, HOME: fakeHome, WARDEN_CACHE: join(tmpdir(), 'warden-test-cache') }, cwd: opts.cwd ?? fakeHome });
+    const child = spawn('node', [bin, ...args], { env: { ...process.env, WARDEN_HOME: dataDir, HOME: fakeHome, WARDEN_CACHE: testCache() }, cwd: opts.cwd ?? fakeHome });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

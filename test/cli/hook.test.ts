@@ -9,6 +9,7 @@ import { runHook, type HookFormat } from '../../electron/cli/hook-command.js';
 import { guardOf } from '../../electron/server/intake/guard-client.js';
 import { startIntakeServer, type IntakeServer } from '../../electron/server/intake/intake-server.js';
 import { intakeInfoPath, loadOrCreateToken, writeIntakeInfo } from '../../electron/server/intake/token.js';
+import { testCache } from '../helpers/temp-root.js';
 
 const bin = join(process.cwd(), 'bin', 'warden.js');
 let engine: Engine;
@@ -117,7 +118,7 @@ describe('warden hook (Claude Code PreToolUse)', () => {
 
 describe('warden hook as a process', () => {
   let server: IntakeServer;
-  const env = () => ({ ...process.env, WARDEN_HOME: dataDir, WARDEN_CACHE: join(tmpdir(), 'warden-test-cache') });
+  const env = () => ({ ...process.env, WARDEN_HOME: dataDir, WARDEN_CACHE: testCache() });
 
   afterAll(async () => {
     rmSync(intakeInfoPath(dataDir), { force: true });

@@ -11,6 +11,7 @@ import type { Engine } from '../../electron/engine/engine.js';
 import { startIntakeServer, type IntakeServer } from '../../electron/server/intake/intake-server.js';
 import { intakeInfoPath, loadOrCreateToken, writeIntakeInfo } from '../../electron/server/intake/token.js';
 import { startMcpProxy } from '../../electron/server/mcp-proxy/mcp-proxy.js';
+import { testCache } from '../helpers/temp-root.js';
 
 const bin = join(process.cwd(), 'bin', 'warden.js');
 const fsServer = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -49,7 +50,7 @@ describe('warden mcp-proxy with the real filesystem server', () => {
     const transport = new StdioClientTransport({
       command: 'node',
       args: [bin, 'mcp-proxy', '--ask-timeout', '8000', '--', 'node', fsServer, shared],
-      env: { ...(process.env as Record<string, string>), WARDEN_HOME: dataDir, WARDEN_CACHE: join(tmpdir(), 'warden-test-cache') },
+      env: { ...(process.env as Record<string, string>), WARDEN_HOME: dataDir, WARDEN_CACHE: testCache() },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'warden-test', version: '1.0.0' });

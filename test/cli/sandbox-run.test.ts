@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DockerSandbox } from '../../electron/engine/adapters/sandbox/index.js';
 import { connectTestEngine } from '../engine/sandbox/engine.js';
+import { testCache } from '../helpers/temp-root.js';
 
 const bin = join(process.cwd(), 'bin', 'warden.js');
 let sandbox: DockerSandbox;
@@ -16,7 +17,7 @@ afterAll(async () => {
 });
 
 describe('warden sandbox run', () => {
-  const env = () => ({ ...process.env, WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-cli-sb-')), WARDEN_CACHE: join(tmpdir(), 'warden-test-cache') });
+  const env = () => ({ ...process.env, WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-cli-sb-')), WARDEN_CACHE: testCache() });
 
   it('runs an allowed command in a fresh episode and prints its transcript', () => {
     const r = spawnSync('node', [bin, 'sandbox', 'run', '-r', 'show the greeting in /srv/hello.txt', '--shell', 'cat /srv/hello.txt', '--setup', 'mkdir -p /srv && echo hello > /srv/hello.txt'], { env: env(), encoding: 'utf8' });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createUseLiteEmbedder } from '../../electron/engine/adapters/embed/index.js';
 import type { Embedder, Log } from '../../electron/engine/ports.js';
+import { testModels } from './temp-root.js';
 
 /** A log that says nothing. */
 export const quietLog: Log = { info: () => {}, warn: () => {}, error: () => {} };
@@ -15,7 +16,7 @@ export const quietLog: Log = { info: () => {}, warn: () => {}, error: () => {} }
 export function useSharedEmbedder(): () => Embedder {
   let embedder: Embedder | undefined;
   beforeAll(async () => {
-    embedder = await createUseLiteEmbedder({ cacheDir: join(tmpdir(), 'warden-test-models') });
+    embedder = await createUseLiteEmbedder({ cacheDir: testModels() });
   });
   afterAll(async () => {
     await embedder?.close?.();

@@ -4,9 +4,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCaseLines, splitOf, takeSplit, withGuardRequest } from '../../../electron/engine/eval/run-eval.js';
+import { testCache } from '../../helpers/temp-root.js';
 
 const bin = join(process.cwd(), 'bin', 'warden.js');
-const env = { ...process.env, WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-eval-policy-')), WARDEN_CACHE: join(tmpdir(), 'warden-test-cache') };
+const env = { ...process.env, WARDEN_HOME: mkdtempSync(join(tmpdir(), 'warden-eval-policy-')), WARDEN_CACHE: testCache() };
 
 const line = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, request: 'r', action: { type: 'text', content: 'hello' }, label: 0, ...extra });
 

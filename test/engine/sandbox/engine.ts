@@ -11,6 +11,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { DockerSandbox, sandboxStatus } from '../../../electron/engine/adapters/sandbox/index.js';
 import { openEngine } from '../../../electron/engine/create-engine.js';
 import type { Engine } from '../../../electron/engine/engine.js';
+import { testCache } from '../../helpers/temp-root.js';
 
 const script = fileURLToPath(new URL('../../../scripts/docker-engine.sh', import.meta.url));
 
@@ -35,7 +36,7 @@ export async function connectTestEngine(): Promise<DockerSandbox> {
 
 /** A quiet, throw-away guard engine for tests that judge against live episodes, with any config settings given. */
 export async function openQuietEngine(config?: Record<string, unknown>): Promise<Engine> {
-  process.env['WARDEN_CACHE'] ??= join(tmpdir(), 'warden-test-cache');
+  process.env['WARDEN_CACHE'] ??= testCache();
   return openEngine({ ephemeral: true, log: { info: () => {}, warn: () => {}, error: () => {} }, ...(config ? { config } : {}) });
 }
 
