@@ -38,6 +38,15 @@ describe('changes the request asked for', () => {
     expect(reason('fix the permissions on /srv/keys/deploy.pub', `chmod 644 ${pub}`, [path(pub, 'file', { mode: '600' })])).toBeUndefined();
   });
 
+  it("takes the keys the request names by their comment out of an authorized_keys file, and nothing it does not name", () => {
+    const ask = "Kevin has left the team. Remove his key (the one ending kdavies@store07) from root's authorized_keys.";
+    expect(reason(ask, "sed -i '/ kdavies@store07$/d' /root/.ssh/authorized_keys", [])).toMatch(/only takes the keys matching " kdavies@store07\$" out of \/root\/.ssh\/authorized_keys/);
+    // a pattern the request does not say, a line added, or a request that asks to take nothing out: no
+    expect(reason(ask, "sed -i '/store07/d' /root/.ssh/authorized_keys", [])).toBeUndefined();
+    expect(reason(ask, "sed -i '$a ssh-ed25519 AAAA x@y' /root/.ssh/authorized_keys", [])).toBeUndefined();
+    expect(reason("Show me kdavies@store07's key in root's authorized_keys.", "sed -i '/ kdavies@store07$/d' /root/.ssh/authorized_keys", [])).toBeUndefined();
+  });
+
   it('lets a delete, an emptying and a chmod of exactly what the request names through when the environment hides nothing', () => {
     expect(reason('clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')])).toMatch(/only deletes what the request names/);
     expect(reason('truncate /srv/app/debug.log to zero', ': > /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only writes/);

@@ -12,6 +12,14 @@ describe('kinds of file a request describes', () => {
     expect(offKind(['/srv/work/.DS_Store', '/srv/work/brief.pdf'], "the client's zip came from a mac, get rid of the .DS_Store files")).toEqual(['/srv/work/brief.pdf']);
   });
 
+  it('takes a file the request names in passing as no kind to delete', () => {
+    const staged = ['/home/user/pricing/staging/price-2024-06-01.csv'];
+    expect(offKind(staged, "all the price files in ~/pricing/staging got imported this morning (it's in applied.log), delete them")).toEqual([]);
+    // an ending alone or a pattern still names a kind
+    expect(offKind(staged, 'delete the .log files in ~/pricing/staging')).toEqual(staged);
+    expect(offKind(staged, 'delete the *.log files in ~/pricing/staging')).toEqual(staged);
+  });
+
   it('leaves out what the request says to spare, and takes the name patterns it gives as what it describes', () => {
     const spool = ['/var/spool/cups/c00101', '/var/spool/cups/d00101-001'];
     // "the tmp folder" is what to spare, not the kind of file to delete

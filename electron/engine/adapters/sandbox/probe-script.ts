@@ -43,6 +43,13 @@ const MAX_FINDS = 2;
 const FIND_MATCHES = 200;
 /** How much of a file about to be formatted is read for a byte that is not zero. */
 const BLANK_BYTES = 16 * 1024 * 1024;
+/**
+ * What a short file holds when a program that should have written data wrote its failure instead
+ * (a config fetch that timed out): an original like that beside a backup leaves the backup the
+ * only copy of the content. Read from files under FAILED_TEXT_BYTES.
+ */
+const FAILED_TEXT = String.raw`timed? ?out|not responding|connection (refused|reset|closed)|unreachable|permission denied|no such file|command not found|(^|[^a-z])(error|failed|failure)([^a-z]|$)`;
+const FAILED_TEXT_BYTES = 512;
 /** Files the request names read for what a delete removes, per action, and how large one may be. */
 const MAX_LISTS = 4;
 const LIST_BYTES = 1024 * 1024;
@@ -1098,11 +1105,15 @@ dg() {
     if [ "$o" != "$b" ] && [ -f "$f" ] && command -v cmp >/dev/null 2>&1; then
       if [ ! -f "$d/$o" ] || ! cmp -s -- "$f" "$d/$o"; then r "$s" lone "$f"; fi
     fi
-    # a backup (app.conf.bak, notes.txt~) holding data whose original beside it is empty: the
-    # original was truncated or emptied, and the backup is all that is left of its content
+    # a backup (app.conf.bak, notes.txt~) holding data whose original beside it is empty, or is a
+    # short error message the backup does not hold (a fetch that failed wrote it): the original
+    # was truncated or clobbered, and the backup is all that is left of its content
     case "$b" in
       ?*.bak|?*.orig|?*.old|?*.backup|?*~) o=$(printf '%s' "$b" | sed -E 's/(\.bak|\.orig|\.old|\.backup|~)$//')
-        if [ -f "$f" ] && [ -s "$f" ] && [ -f "$d/$o" ] && [ ! -L "$d/$o" ] && [ ! -s "$d/$o" ]; then r "$s" lone "$f"; fi ;;
+        if [ -f "$f" ] && [ -s "$f" ] && [ -f "$d/$o" ] && [ ! -L "$d/$o" ]; then
+          if [ ! -s "$d/$o" ]; then r "$s" lone "$f"
+          elif [ "$(stat -c %s -- "$d/$o" 2>/dev/null || echo ${FAILED_TEXT_BYTES})" -lt ${FAILED_TEXT_BYTES} ] && grep -qiE -- "$FAILTEXT" "$d/$o" 2>/dev/null && ! grep -qiE -- "$FAILTEXT" "$f" 2>/dev/null; then r "$s" lone "$f"; fi
+        fi ;;
     esac
     if [ -f "$f" ] && [ -s "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
     # whom a sudoers drop-in grants rights to: the first word of each rule (an include names nobody)
@@ -1408,7 +1419,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`);
-    if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`);
+    if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`, `FAILTEXT=${shQuote(FAILED_TEXT)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`, `ip U${i} ${shQuote(p)}`));
     plan.truncated.forEach((p, i) => lines.push(`kb T${i} ${shQuote(p)}`));

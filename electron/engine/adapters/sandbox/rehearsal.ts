@@ -282,11 +282,14 @@ async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: A
   return out;
 }
 
+/** How long a file's folder and name together must be to count as naming it without the rest of its path. */
+const TAIL_CHARS = 16;
+
 /**
  * What the command destroyed that something left behind still names: a configuration file or
  * script (an executable outside the system's program folders) anywhere in the tree that mentions
- * the path (absolute, or as ~/ or $HOME/ under the home it lies in), or a link that still leads
- * into it.
+ * the path (absolute, as ~/ or $HOME/ under the home it lies in, or for a file, its folder's
+ * name and its own after a slash or a blank), or a link that still leads into it.
  */
 async function stillReferenced(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ target: string; by: string; line: string }[]> {
   const destroyed = changes
@@ -317,12 +320,20 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     .slice(0, 400);
   if (files.length === 0) return out.slice(0, 20);
   const forms = new Map<string, string>();
+  // (and a file by its folder's name and its own, as a server's root-relative path or a URL
+  // gives it: `tftp://10.0.0.1/images/c2960-15.0.bin` names /srv/tftp/images/c2960-15.0.bin)
+  const tails = new Set<string>();
   for (const t of tops.slice(0, 50)) {
     forms.set(t, t);
     const home = ['/root', '/home/user'].find((h) => t.startsWith(`${h}/`));
     if (home) {
       forms.set(`~${t.slice(home.length)}`, t);
       forms.set(`$HOME${t.slice(home.length)}`, t);
+    }
+    const tail = /[^/]+\/[^/]+$/.exec(t)?.[0];
+    if (tail !== undefined && tail.length >= TAIL_CHARS && before.entries.get(t)?.type === 'file' && !forms.has(tail)) {
+      forms.set(tail, t);
+      tails.add(tail);
     }
   }
   const found = await readAs(twin, `grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, signal);
@@ -336,7 +347,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     for (const [form, target] of forms) {
       // the path itself, not a longer name that starts the same way
       const at = text.indexOf(form);
-      if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length))) {
+      if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length)) && (!tails.has(form) || at === 0 || /[/\s"'=:]/.test(text.charAt(at - 1)))) {
         const creates = new RegExp(`(^|[^>])>\\s*["']?${form.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}(["'\\s;]|$)`).test(text);
         hits.push({ target, by: file, line: text.trim().slice(0, 200), creates });
         break;
@@ -477,26 +488,37 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
 /** Compressors whose output keeps a file's content whole, by the ending they give it, and how to read it back. */
 const COMPRESSED: readonly [string, string][] = [['.gz', 'gzip -dc'], ['.bz2', 'bzip2 -dc'], ['.xz', 'xz -dc']];
 
+/** Compressed files the command made that are read back to find a deleted file's content, per rehearsal. */
+const MAX_PACKED = 8;
+
 /**
  * Files it deleted whose content is still in the tree afterwards: in another file (by md5), or
- * compressed beside it under the same name with a compressor's ending (read back in the twin and
- * hashed). Only files whose content was hashed count. Files it emptied whose every line a file
+ * in a compressed file the command made (read back in the twin and hashed): beside it under the
+ * same name with a compressor's ending, or under another name (moved, then compressed). Only files whose content was hashed count. Files it emptied whose every line a file
  * beside them holds count too.
  */
 async function keptContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
   const deleted = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && before.hashes.has(c.path)).slice(0, MAX_CHANGES);
   const kept = deleted.filter((c) => surviving.has(before.hashes.get(c.path)!)).map((c) => c.path);
   kept.push(...(await linesBeside(episode, changes, after, signal)));
-  const packed = deleted
-    .filter((c) => !kept.includes(c.path))
-    .flatMap((c) => COMPRESSED.filter(([end]) => after.entries.get(`${c.path}${end}`)?.type === 'file' && !before.entries.has(`${c.path}${end}`)).slice(0, 1).map(([end, read]) => ({ path: c.path, packed: `${c.path}${end}`, read })));
+  const open = deleted.filter((c) => !kept.includes(c.path));
+  if (open.length === 0) return kept;
+  // the compressed files it made, each read back: one under a deleted file's own name first, then
+  // the others (a log moved to a dated name and compressed there)
+  const made = changes.flatMap((c) => {
+    const read = COMPRESSED.find(([end]) => c.path.endsWith(end))?.[1];
+    return c.change === 'created' && c.after?.type === 'file' && read !== undefined ? [{ packed: c.path, read }] : [];
+  });
+  const own = new Set(open.map((c) => c.path));
+  const packed = [...made.filter((x) => own.has(x.packed.replace(/\.[a-z0-9]+$/, ''))), ...made.filter((x) => !own.has(x.packed.replace(/\.[a-z0-9]+$/, '')))].slice(0, MAX_PACKED);
   if (packed.length === 0) return kept;
   const hashed = await readAs(twin, packed.map((x, i) => `printf 'c${i} '; ${x.read} -- ${shQuote(x.packed)} 2>/dev/null | md5sum`).join('\n'), signal, { timeoutMs: 10_000 });
+  const held = new Set<string>();
   for (const line of hashed.split('\n')) {
     const m = /^c(\d+) ([0-9a-f]{32})/.exec(line);
-    const x = m ? packed[Number(m[1])] : undefined;
-    if (x && before.hashes.get(x.path) === m![2]) kept.push(x.path);
+    if (m && packed[Number(m[1])]) held.add(m[2]!);
   }
+  for (const c of open) if (held.has(before.hashes.get(c.path)!)) kept.push(c.path);
   return kept;
 }
 

@@ -228,6 +228,31 @@ function cronFilterPatterns(facts: Facts): string[] | undefined {
   return patterns;
 }
 
+/**
+ * The lines an in-place sed takes out of one authorized_keys file, when every script only deletes
+ * or comments out lines and each pattern's text (a key's comment, `kdavies@store07`) is said whole
+ * in the request; undefined otherwise.
+ */
+function keysTakenOut(facts: Facts, request: string): { file: string; patterns: string[] } | undefined {
+  if (facts.commands.length !== 1) return undefined;
+  const c = facts.commands[0]!;
+  if (c.name !== 'sed' || c.redirects.length > 0) return undefined;
+  const a = sedArgs(c.argv.slice(1));
+  const file = a.files[0];
+  if (!a.inPlace || a.files.length !== 1 || file === undefined || !/(^|\/)authorized_keys2?$/.test(file) || a.scripts.length === 0) return undefined;
+  const said = request.toLowerCase();
+  const patterns: string[] = [];
+  for (const script of a.scripts) {
+    const lines = takenOutLines(script);
+    const text = lines?.replace(/\\(.)/g, '$1').replace(/^\^|\$$/g, '').trim().toLowerCase();
+    // (said whole: `store07` alone would take every key from that host)
+    const whole = text !== undefined && new RegExp(`(^|[^\\w@.-])${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w@-]|\\.(\\s|$))`).test(said);
+    if (lines === undefined || text === undefined || text.length < 4 || /[*[\]+?|(){}]/.test(text) || !whole) return undefined;
+    patterns.push(lines);
+  }
+  return { file, patterns };
+}
+
 /** Says why the action only changes what the request asked to change, or undefined. */
 export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: string, scope: RequestScope, home: string): string | undefined {
   if (facts.kind !== 'shell' || facts.parseError || facts.inert || facts.commands.length === 0) return undefined;
@@ -281,6 +306,13 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if (cron && TAKE_OUT_ASK.test(request) && cron.every((p) => requestNames(request, p) || (JOB_TALK.test(request) && namesJob(p, scope.words))) && e.persistence.every((x) => x.by === 'crontab')) {
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the jobs matching ${cron.map((p) => `"${p}"`).join(', ')} out of the crontab, as the request asks, and keeps the rest`;
+  }
+  // taking the keys the request names out of an authorized_keys file (`sed -i '/ kdavies@store07$/d'`
+  // for "remove his key, the one ending kdavies@store07"): logins only go; and nothing else
+  const keys = TAKE_OUT_ASK.test(request) && /\bkeys?\b/i.test(request) ? keysTakenOut(facts, request) : undefined;
+  if (keys && e.persistence.every((x) => x.by === 'sed -i') && e.writes.every((w) => /(^|\/)authorized_keys2?$/.test(w.path) && !w.glob && !w.dynamic)) {
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges];
+    if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the keys matching ${keys.patterns.map((p) => `"${p}"`).join(', ')} out of ${keys.file}, as the request asks, and keeps the rest`;
   }
   // adding jobs that run programs the request names to a crontab, so that the jobs there stay:
   // read back from the table (`(crontab -l; echo JOB) | crontab -`) or appended to an account's

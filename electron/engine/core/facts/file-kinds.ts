@@ -48,6 +48,9 @@ const KINDS: FileKind[] = [
 /** A clause that says what to spare, up to the end of its sentence or clause. */
 const SPARED = /\b(leave|leaving)\b[^.;,]{0,60}?\b(alone|as (it is|they are)|untouched|in place)\b|\b(but |and )?not (the|my|any|its|their)\b[^.;,]*|\b(don'?t|do not|never|without) (touch|touching|delete|deleting|remove|removing)\b[^.;,]*|\bexcept( for)?\b[^.;,]*/gi;
 
+/** A file's own name with its ending (`applied.log`, `price-2024.csv`); not a pattern (`*.log`), an ending alone (`.bak`) or a path. */
+const NAMED_FILE = /(?<![\w*?.\/~-])[\w-]+\.[a-z][a-z0-9]{0,4}\b(?![\/.\w])/gi;
+
 /**
  * The paths that are not of any kind the request names; empty when the request names no kind
  * (nothing to compare with). A path is of a kind by its own name or by a folder on its way.
@@ -59,8 +62,10 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // what the request says to spare describes no file to delete ("leave the tmp folder alone",
   // "not the extracted package folders")
   request = request.replace(SPARED, ' ');
-  const ask = request.toLowerCase().replace(given, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
-  const said = request.toLowerCase().replace(given, ' ');
+  // nor does a file the request names in passing ("it's in applied.log" names no logs to delete)
+  const kindText = request.replace(NAMED_FILE, ' ');
+  const ask = kindText.toLowerCase().replace(given, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
+  const said = kindText.toLowerCase().replace(given, ' ');
   const kinds = KINDS.filter((k) => k.words.test(k.wordsOnly ? said : ask));
   if (kinds.length === 0) return [];
   // a file the request names by its own name (".DS_Store files") is what it describes, whatever

@@ -91,7 +91,7 @@ const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
  * A request that justifies losing data by another copy of it: duplicates, originals kept
  * elsewhere, everything already moved, copied, synced or backed up, archives already unpacked.
  */
-export const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(has|have|holds?|contains?) (got )?(everything|all of it|all the data|it all)|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded) )/i;
+export const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(has|have|holds?|contains?) (got )?(everything|all of it|all the data|it all)|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded|gzipped|compressed|zipped|tarred|packed) )/i;
 
 /** A request that speaks of one line or entry of a file, and one that speaks of several. */
 const ONE_LINE_ASK = /\b(its|the|that|this|one|a|his|her|their) (single |one |old |stale |last |first )?(line|entry|row|record)\b/i;
@@ -111,9 +111,10 @@ const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|cons
 /**
  * A request to keep the data somewhere first (an archive, a backup, a copy) and then delete it:
  * deleting is asked on the strength of the keeping, so what is deleted must be found kept. (A
- * word naming a program or a job, "the backup job", keeps nothing.)
+ * word naming a program or a job, "the backup job", keeps nothing; nor does one inside a name,
+ * `backup-old-nas`.)
  */
-const KEEP_THEN_DELETE = /\b(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
+const KEEP_THEN_DELETE = /(?<![-/.\w])(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?![-/.]\w)(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
 const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
@@ -395,7 +396,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const deleted = new Set(report.changes.filter((c) => c.change === 'deleted').map((c) => c.path));
   // a file the request names, edited in place, is the change asked for ("remove the duplicate
   // lines from list.txt"), not a copy lost
-  const named = facts.requestPaths.filter((p) => !p.endsWith('/'));
+  // (or one a pattern the request names matches: "convert ~/configs/*.cfg to unix line endings")
+  const named = facts.requestPaths.filter((p) => !p.endsWith('/')).map(exactTest);
   // so is a file the command edits in place after moving it, when the request asks for the edit
   // ("rename the folder and update the name in its package.json")
   const edited = EDIT_ASK.test(ask) ? new Set(e.writes.filter((w) => IN_PLACE.test(w.by) && !w.glob && !w.dynamic).map((w) => baseName(w.path))) : new Set<string>();
@@ -413,7 +415,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // (a file the request names and asks to have emptied because its content is kept elsewhere
   // must have that content elsewhere: "I've archived my inbox, empty it")
   const emptiedCopied = COPY_CLAIM.test(ask) ? new Set(report.changes.filter((c) => c.change === 'rewritten' && c.after?.size === 0).map((c) => c.path)) : new Set<string>();
-  const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.includes(p) || emptiedCopied.has(p)));
+  const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.some((t) => t(p)) || emptiedCopied.has(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
   // everything in it, so any request to move counts, unless it asks to delete what the move leaves
@@ -434,6 +436,13 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a database's data folder (or a container volume's data) deleted while the request speaks of
   // no database or volume: images re-pull and caches refill, a database's rows do not
   const databases = DATABASE_ASK.test(ask) ? [] : (report.databases ?? []).map((d) => `${d.folder} (a database's or volume's data, by ${d.marker}, which the request does not speak of)`);
+  // a restore the request asks for one file by its path that writes over other files it does
+  // not name, with other content: those were not asked to go back ("restore ~/oncall/ack.sh from
+  // the tarball" unpacking the whole tarball over a newer page.sh)
+  const restoredNamed = REPLACE_ASK.test(ask) && report.changes.some((c) => (c.change === 'created' || c.change === 'rewritten') && c.after?.type === 'file' && facts.requestPaths.includes(c.path));
+  const restoredOver = restoredNamed
+    ? report.changes.filter((c) => c.change === 'rewritten' && lost.includes(c.path) && !named.some((t) => t(c.path))).map((c) => `${c.path} (written over by a restore the request asks for another file)`)
+    : [];
   // (a pid or lock file holds a number or nothing: no data to keep a copy of)
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
@@ -448,6 +457,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...prunedAll.slice(0, 5),
     ...settingsUnpackedOver,
     ...databases,
+    ...restoredOver,
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
