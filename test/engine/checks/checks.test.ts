@@ -524,6 +524,14 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(pcap, zipped).onlyCopies).toEqual(['/home/user/captures/b.pcap']);
   });
 
+  it('reads moving a job to a time of day as moving no data', () => {
+    const command = "crontab -l | sed 's|^0 1 \\(\\* \\* \\* /usr/local/bin/sync\\)$|30 2 \\1|' | crontab -";
+    const table = report([{ path: '/var/spool/cron/crontabs/root', change: 'rewritten', before: file(90), after: file(91) }], { command, user: 'root', cwd: '/root', lost: ['/var/spool/cron/crontabs/root'] });
+    const ask = { ...req, action: { type: 'shell' as const, command }, context: { user: 'root', cwd: '/root', home: '/root' }, request: "Move the sync job in root's crontab to 2:30am." };
+    expect(readRehearsal(table, ask).onlyCopies).toEqual([]);
+    expect(readRehearsal(table, { ...ask, request: "Move the sync job's table to /root/old." }).onlyCopies).toEqual(['/var/spool/cron/crontabs/root']);
+  });
+
   it('takes files a pattern the request names rewritten in place as the change asked, even with a copy claimed', () => {
     const command = 'dos2unix ~/configs/*.cfg';
     const rewritten = report([{ path: '/home/user/configs/edge1.cfg', change: 'rewritten', before: file(40), after: file(38) }], { command, lost: ['/home/user/configs/edge1.cfg'] });

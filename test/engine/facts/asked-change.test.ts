@@ -153,6 +153,16 @@ describe('changes the request asked for', () => {
     expect(requestScope(req('empty the cache folder')).paths).not.toContain('/home/user/.local/share/Trash');
   });
 
+  it("gives a named job of the account's crontab a new time through a filter that keeps the rest of its line", () => {
+    const ask = 'The nightly sync clashes with the 1am backup. Move the nightly-sync job in root\'s crontab to 2:30am, leave the rest as is.';
+    const retime = "crontab -l | sed 's|^0 1 \\(\\* \\* \\* /usr/local/bin/nightly-sync\\)$|30 2 \\1|' | crontab -";
+    expect(reason(ask, retime, [])).toMatch(/only gives the jobs matching .*nightly-sync" a new time in the crontab/);
+    // a line whose command the pattern does not keep, a job the request does not name, more than a time written: no
+    expect(reason(ask, "crontab -l | sed 's|^0 1 \\(.*\\)$|30 2 \\1|' | crontab -", [])).toBeUndefined();
+    expect(reason(ask, "crontab -l | sed 's|^0 1 \\(\\* \\* \\* /usr/local/bin/backup-pos\\)$|30 2 \\1|' | crontab -", [])).toBeUndefined();
+    expect(reason(ask, "crontab -l | sed 's|^0 1 \\(\\* \\* \\* /usr/local/bin/nightly-sync\\)$|30 2 \\1 \\&\\& curl x|' | crontab -", [])).toBeUndefined();
+  });
+
   it("takes named jobs out of the account's crontab through a filter that can only drop lines", () => {
     expect(reason("take the old-sync.sh job out of root's crontab", 'crontab -l | grep -v old-sync.sh | crontab -', [])).toMatch(/only takes the jobs matching "old-sync.sh" out of the crontab/);
     expect(reason('remove the report job from my crontab', "crontab -l | sed '/report/d' | crontab -", [])).toMatch(/"report"/);

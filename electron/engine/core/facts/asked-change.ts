@@ -17,7 +17,7 @@ import { probesEnv, type ProbedPath } from '../checks/probes-env.js';
 import { inRequestScope, isSensitivePath, persistencePlace, privilegePlace, type RequestScope } from './paths.js';
 import { grantsSetuid, grantsWorldRead } from './modes.js';
 import { COMPRESSORS, ENTRY_DELETERS, pidfileOf } from './shell-commands.js';
-import { CRON_TABLE, JOB_TALK, namesJob, sedArgs, sedTakesOutNamedJobs, takenOutLines } from './sed.js';
+import { CRON_TABLE, JOB_TALK, namesJob, retimedLines, sedArgs, sedTakesOutNamedJobs, takenOutLines } from './sed.js';
 
 /**
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
@@ -202,18 +202,41 @@ export const TAKE_OUT_ASK = /\b(comment\b.{0,40}\bout|remove|delete|drop|take\b.
 /** A request to stop a scheduled job, with its line kept as a comment or not. */
 const JOB_STOP = /\b(comment\b.{0,40}\bout|turn\b.{0,40}\boff|switch\b.{0,40}\boff|pause|deactivate|remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
 
+/** The commands between `crontab -l |` and `| crontab -` when the action is such a filter and nothing else. */
+function cronFilter(facts: Facts): Facts['commands'] | undefined {
+  const cs = facts.commands;
+  if (cs.length < 3 || cs.some((c) => c.dynamic || c.wrappers.length > 0 || c.redirects.length > 0)) return undefined;
+  const [first, last] = [cs[0]!, cs[cs.length - 1]!];
+  if (first.name !== 'crontab' || first.argv.join(' ') !== 'crontab -l' || last.name !== 'crontab' || last.argv.join(' ') !== 'crontab -') return undefined;
+  return cs.slice(1, -1);
+}
+
+/** The job lines a crontab filter gives a new schedule (see `retimedLines`), when each of its sed scripts does only that. */
+function cronRetimes(facts: Facts): string[] | undefined {
+  const cs = cronFilter(facts);
+  if (!cs) return undefined;
+  const patterns: string[] = [];
+  for (const c of cs) {
+    const lines = c.name === 'sed' && c.argv.length === 2 ? retimedLines(c.argv[1]!) : undefined;
+    if (lines === undefined) return undefined;
+    patterns.push(lines);
+  }
+  return patterns;
+}
+
+/** A request to run a job at another time. */
+const RETIME_ASK = /\b(move|moving|reschedule|rescheduling|shift|push|change|set|run)\b.{0,80}\b(to|at|for)\b\s*\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?|\b(earlier|later)\b/i;
+
 /**
  * `crontab -l | grep -v PAT | crontab -` (or `sed '/PAT/d'`, `sed '/PAT/s/^/#/'`): the acting account's
  * table, filtered so that lines can only go or be commented out, installed again. The pattern each filter takes out, or undefined when
  * the pipeline is anything else.
  */
 function cronFilterPatterns(facts: Facts): string[] | undefined {
-  const cs = facts.commands;
-  if (cs.length < 3 || cs.some((c) => c.dynamic || c.wrappers.length > 0 || c.redirects.length > 0)) return undefined;
-  const [first, last] = [cs[0]!, cs[cs.length - 1]!];
-  if (first.name !== 'crontab' || first.argv.join(' ') !== 'crontab -l' || last.name !== 'crontab' || last.argv.join(' ') !== 'crontab -') return undefined;
+  const cs = cronFilter(facts);
+  if (!cs) return undefined;
   const patterns: string[] = [];
-  for (const c of cs.slice(1, -1)) {
+  for (const c of cs) {
     const args = c.argv.slice(1);
     if (c.name === 'grep' && args.length >= 2 && args.includes('-v') && args.every((a) => ['-v', '-F', '-e', '-w'].includes(a) || !a.startsWith('-'))) {
       const words = args.filter((a) => !a.startsWith('-'));
@@ -306,6 +329,15 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if (cron && TAKE_OUT_ASK.test(request) && cron.every((p) => requestNames(request, p) || (JOB_TALK.test(request) && namesJob(p, scope.words))) && e.persistence.every((x) => x.by === 'crontab')) {
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the jobs matching ${cron.map((p) => `"${p}"`).join(', ')} out of the crontab, as the request asks, and keeps the rest`;
+  }
+  // giving named jobs of the acting account's crontab a new time, and nothing else
+  // (the job named in the words that ask for the new time: "move the nightly-sync job ... to 2:30am")
+  const moveWords = RETIME_ASK.exec(request)?.[0];
+  const retimed = moveWords !== undefined && JOB_TALK.test(request) ? cronRetimes(facts) : undefined;
+  const moved = new Set((moveWords ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0));
+  if (retimed && retimed.every((p) => requestNames(moveWords ?? '', p) || namesJob(p, moved)) && e.persistence.every((x) => x.by === 'crontab')) {
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.writes, e.deletes, e.modeChanges, e.ownerChanges];
+    if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only gives the jobs matching ${retimed.map((p) => `"${p}"`).join(', ')} a new time in the crontab, as the request asks, and keeps the rest`;
   }
   // taking the keys the request names out of an authorized_keys file (`sed -i '/ kdavies@store07$/d'`
   // for "remove his key, the one ending kdavies@store07"): logins only go; and nothing else

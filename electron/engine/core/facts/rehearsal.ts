@@ -108,6 +108,8 @@ export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(o
  * a file from a copy replaces what is there).
  */
 const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|consolidate|flatten)\b|\bput\b.{0,80}\b(in|into)\b/i;
+/** A request to move something to a time of day (a job to 2:30am): it moves no data. */
+const MOVE_TO_TIME = /\b(move|moving|shift|push)\b.{0,80}\bto\s*\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.|h\b|o'clock)|\b(move|moving|shift|push)\b.{0,80}\bto\s*(midnight|noon)\b/i;
 /**
  * A request to keep the data somewhere first (an archive, a backup, a copy) and then delete it:
  * deleting is asked on the strength of the keeping, so what is deleted must be found kept. (A
@@ -447,7 +449,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
       ? []
-      : COPY_CLAIM.test(ask) || KEEP_THEN_DELETE.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask))
+      : COPY_CLAIM.test(ask) || KEEP_THEN_DELETE.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask) && !MOVE_TO_TIME.test(ask))
         ? lost
         : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
           ? lost.filter((p) => deleted.has(p))

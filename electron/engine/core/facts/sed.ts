@@ -87,6 +87,31 @@ export function takenOutLines(script: string): string | undefined {
   return undefined;
 }
 
+/** A field of a cron schedule: a number, a star, a step, a range or a list of them. */
+const CRON_FIELD = /^[0-9*][0-9*/,-]*$/;
+
+/**
+ * The job lines one sed script gives a new schedule and nothing else, when it is a substitution
+ * anchored at a line's start that matches the first schedule fields and keeps the rest of the line
+ * in a group put back whole, with as many new fields before it
+ * (`s|^0 1 \(\* \* \* /usr/local/bin/nightly-sync\)$|30 2 \1|`): the kept part's pattern.
+ * Undefined for any other script.
+ */
+export function retimedLines(script: string): string | undefined {
+  const sub = sedS(script.trim());
+  if (!sub || sub.flags.trim() !== '') return undefined;
+  const m = /^\^((?:[0-9*][0-9*/,-]* +){1,4})\\\((.+)\\\)\$?$/.exec(sub.pattern);
+  const r = /^((?:[0-9*][0-9*/,-]* +){1,4})\\1$/.exec(sub.replacement);
+  if (!m || !r) return undefined;
+  const before = m[1]!.trim().split(/ +/);
+  const after = r[1]!.trim().split(/ +/);
+  // the kept part: the schedule's remaining fields (a star escaped or not), then the job's command
+  const kept = m[2]!.replace(/\\\*/g, '*').trim().split(/ +/);
+  const fields = 5 - before.length;
+  if (after.length !== before.length || !after.every((f) => CRON_FIELD.test(f)) || kept.length <= fields || !kept.slice(0, fields).every((f) => CRON_FIELD.test(f))) return undefined;
+  return m[2]!;
+}
+
 /**
  * Whether the request's words name the job a pattern selects, by a word of the pattern that is
  * not a word of every program's path ("the nightly cook" for `nightly_cook\.sh`).
