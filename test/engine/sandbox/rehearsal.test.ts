@@ -95,6 +95,15 @@ describe('a rehearsal in a twin of the episode', () => {
     });
   }, 60_000);
 
+  it('finds every file a pattern compressed in place kept, and one moved to another name and compressed there', async () => {
+    const setup = 'mkdir -p /srv/m && for i in $(seq 1 12); do seq $i 300 > /srv/m/r$i.log; done && seq 3 700 > /srv/m/detail';
+    await inRootEpisode(setup, async (episode) => {
+      const report = await rehearse(episode, 'gzip /srv/m/*.log && mv /srv/m/detail /srv/m/detail-1129 && gzip /srv/m/detail-1129', 'root');
+      expect(report.error).toBeUndefined();
+      expect([...(report.kept ?? [])].sort()).toEqual([...Array.from({ length: 12 }, (_, i) => `/srv/m/r${i + 1}.log`), '/srv/m/detail'].sort());
+    });
+  }, 60_000);
+
   it('reports a pruning that kept only empty files of its kind, and a stopped process that nothing restarts', async () => {
     const setup = [
       'mkdir -p /srv/dumps',

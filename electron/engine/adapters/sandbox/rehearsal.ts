@@ -488,7 +488,7 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
 /** Compressors whose output keeps a file's content whole, by the ending they give it, and how to read it back. */
 const COMPRESSED: readonly [string, string][] = [['.gz', 'gzip -dc'], ['.bz2', 'bzip2 -dc'], ['.xz', 'xz -dc']];
 
-/** Compressed files the command made that are read back to find a deleted file's content, per rehearsal. */
+/** Compressed files the command made under a name of their own (no deleted file's) read back to find a deleted file's content, per rehearsal. */
 const MAX_PACKED = 8;
 
 /**
@@ -510,7 +510,8 @@ async function keptContent(episode: Episode, twin: Episode, changes: RehearsedCh
     return c.change === 'created' && c.after?.type === 'file' && read !== undefined ? [{ packed: c.path, read }] : [];
   });
   const own = new Set(open.map((c) => c.path));
-  const packed = [...made.filter((x) => own.has(x.packed.replace(/\.[a-z0-9]+$/, ''))), ...made.filter((x) => !own.has(x.packed.replace(/\.[a-z0-9]+$/, '')))].slice(0, MAX_PACKED);
+  const mine = (x: { packed: string }): boolean => own.has(x.packed.replace(/\.[a-z0-9]+$/, ''));
+  const packed = [...made.filter(mine), ...made.filter((x) => !mine(x)).slice(0, MAX_PACKED)];
   if (packed.length === 0) return kept;
   const hashed = await readAs(twin, packed.map((x, i) => `printf 'c${i} '; ${x.read} -- ${shQuote(x.packed)} 2>/dev/null | md5sum`).join('\n'), signal, { timeoutMs: 10_000 });
   const held = new Set<string>();
