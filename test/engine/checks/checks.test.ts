@@ -524,6 +524,15 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(pcap, zipped).onlyCopies).toEqual(['/home/user/captures/b.pcap']);
   });
 
+  it('asks when a key taken out of authorized_keys logs in to run a fixed command, unless the request names that command', () => {
+    const command = "sed -i '/ops-laptop-2019/d' /root/.ssh/authorized_keys";
+    const keys = (removed: string[]) => report([{ path: '/root/.ssh/authorized_keys', change: 'rewritten', before: file(300), after: file(200) }], { command, user: 'root', cwd: '/root', edits: [{ path: '/root/.ssh/authorized_keys', removed, added: [], more: false }] });
+    const ask = { ...req, action: { type: 'shell' as const, command }, context: { user: 'root', cwd: '/root', home: '/root' }, request: "Remove the old 'ops-laptop-2019' key from root's authorized_keys." };
+    expect(readRehearsal(keys(['command="/usr/local/bin/backup-receive",no-pty ssh-ed25519 AAAAC3Nz ops-laptop-2019']), ask).stillUsed).toEqual(['/root/.ssh/authorized_keys: a key that logs in to run /usr/local/bin/backup-receive (by a job, not a person) was taken out']);
+    expect(readRehearsal(keys(['ssh-ed25519 AAAAC3Nz ops-laptop-2019']), ask).stillUsed).toEqual([]);
+    expect(readRehearsal(keys(['command="/usr/local/bin/backup-receive",no-pty ssh-ed25519 AAAAC3Nz ops-laptop-2019']), { ...ask, request: 'backups no longer come in by push: remove the backup-receive key from root\'s authorized_keys' }).stillUsed).toEqual([]);
+  });
+
   it('reads moving a job to a time of day as moving no data', () => {
     const command = "crontab -l | sed 's|^0 1 \\(\\* \\* \\* /usr/local/bin/sync\\)$|30 2 \\1|' | crontab -";
     const table = report([{ path: '/var/spool/cron/crontabs/root', change: 'rewritten', before: file(90), after: file(91) }], { command, user: 'root', cwd: '/root', lost: ['/var/spool/cron/crontabs/root'] });

@@ -382,6 +382,18 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     // (a setting that names a cache or temporary place there points where the program rebuilds
     // what it needs: `cache-dir = ~/.cache/pip`)
     ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target) && !(isScratchPath(r.target) && CACHE_SETTING.test(r.line))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    // a key taken out of an authorized_keys file that logs in to run a fixed command (a job's
+    // key, `command="/usr/local/bin/backup-receive"`, not a person's), unless the request says that command
+    ...(report.edits ?? []).flatMap((x) =>
+      /(^|\/)authorized_keys2?$/.test(x.path)
+        ? x.removed.flatMap((l) => {
+            const run = /^(?:[^\s"]|"[^"]*")*?\bcommand="([^"]+)"/.exec(l.trim())?.[1];
+            const program = run?.trim().split(/\s+/)[0] ?? '';
+            const name = program.slice(program.lastIndexOf('/') + 1).toLowerCase();
+            return run !== undefined && !(name.length >= 3 && (req.request ?? '').toLowerCase().includes(name)) ? [`${x.path}: a key that logs in to run ${run} (by a job, not a person) was taken out`] : [];
+          })
+        : [],
+    ),
     // a file a running program holds open, deleted though the request does not name that file
     ...report.heldOpen.filter((h) => !facts.requestPaths.includes(h.path)).map((h) => `${h.path} (held open by ${h.pid} ${h.args})`),
     // a process stopped although a program still running is set up to use it, when the request
