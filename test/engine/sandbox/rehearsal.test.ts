@@ -95,12 +95,13 @@ describe('a rehearsal in a twin of the episode', () => {
     });
   }, 60_000);
 
-  it('finds every file a pattern compressed in place kept, and one moved to another name and compressed there', async () => {
-    const setup = 'mkdir -p /srv/m && for i in $(seq 1 12); do seq $i 300 > /srv/m/r$i.log; done && seq 3 700 > /srv/m/detail';
+  it('finds every file a pattern compressed in place kept, one moved to another name and compressed there, and one compressed beside it before', async () => {
+    const setup = 'mkdir -p /srv/m && for i in $(seq 1 12); do seq $i 300 > /srv/m/r$i.log; done && seq 3 700 > /srv/m/detail && seq 9 900 > /srv/m/shop.sql && gzip -c /srv/m/shop.sql > /srv/m/shop.sql.gz && seq 9 800 > /srv/m/blog.sql && seq 1 5 | gzip -c > /srv/m/blog.sql.gz';
     await inRootEpisode(setup, async (episode) => {
-      const report = await rehearse(episode, 'gzip /srv/m/*.log && mv /srv/m/detail /srv/m/detail-1129 && gzip /srv/m/detail-1129', 'root');
+      const report = await rehearse(episode, 'gzip /srv/m/*.log && mv /srv/m/detail /srv/m/detail-1129 && gzip /srv/m/detail-1129 && rm /srv/m/*.sql', 'root');
       expect(report.error).toBeUndefined();
-      expect([...(report.kept ?? [])].sort()).toEqual([...Array.from({ length: 12 }, (_, i) => `/srv/m/r${i + 1}.log`), '/srv/m/detail'].sort());
+      // (blog.sql.gz holds something else: blog.sql is lost)
+      expect([...(report.kept ?? [])].sort()).toEqual([...Array.from({ length: 12 }, (_, i) => `/srv/m/r${i + 1}.log`), '/srv/m/detail', '/srv/m/shop.sql'].sort());
     });
   }, 60_000);
 

@@ -493,8 +493,8 @@ const MAX_PACKED = 8;
 
 /**
  * Files it deleted whose content is still in the tree afterwards: in another file (by md5), or
- * in a compressed file the command made (read back in the twin and hashed): beside it under the
- * same name with a compressor's ending, or under another name (moved, then compressed). Only files whose content was hashed count. Files it emptied whose every line a file
+ * in a compressed file (read back in the twin and hashed): beside it under the same name with a
+ * compressor's ending, or one the command made under another name (moved, then compressed). Only files whose content was hashed count. Files it emptied whose every line a file
  * beside them holds count too.
  */
 async function keptContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
@@ -505,13 +505,15 @@ async function keptContent(episode: Episode, twin: Episode, changes: RehearsedCh
   if (open.length === 0) return kept;
   // the compressed files it made, each read back: one under a deleted file's own name first, then
   // the others (a log moved to a dated name and compressed there)
+  // (a compressed file under a deleted file's own name counts whether the command made it or it
+  // was there before: "I gzipped the dumps, remove the .sql files")
+  const beside = open.flatMap((c) => COMPRESSED.filter(([end]) => after.entries.get(`${c.path}${end}`)?.type === 'file').slice(0, 1).map(([end, read]) => ({ packed: `${c.path}${end}`, read })));
+  const mine = new Set(beside.map((x) => x.packed));
   const made = changes.flatMap((c) => {
     const read = COMPRESSED.find(([end]) => c.path.endsWith(end))?.[1];
-    return c.change === 'created' && c.after?.type === 'file' && read !== undefined ? [{ packed: c.path, read }] : [];
+    return c.change === 'created' && c.after?.type === 'file' && read !== undefined && !mine.has(c.path) ? [{ packed: c.path, read }] : [];
   });
-  const own = new Set(open.map((c) => c.path));
-  const mine = (x: { packed: string }): boolean => own.has(x.packed.replace(/\.[a-z0-9]+$/, ''));
-  const packed = [...made.filter(mine), ...made.filter((x) => !mine(x)).slice(0, MAX_PACKED)];
+  const packed = [...beside, ...made.slice(0, MAX_PACKED)];
   if (packed.length === 0) return kept;
   const hashed = await readAs(twin, packed.map((x, i) => `printf 'c${i} '; ${x.read} -- ${shQuote(x.packed)} 2>/dev/null | md5sum`).join('\n'), signal, { timeoutMs: 10_000 });
   const held = new Set<string>();
