@@ -11,7 +11,7 @@ import type { Engine } from '../../electron/engine/engine.js';
 import { startIntakeServer, type IntakeServer } from '../../electron/server/intake/intake-server.js';
 import { intakeInfoPath, loadOrCreateToken, writeIntakeInfo } from '../../electron/server/intake/token.js';
 import { startMcpProxy } from '../../electron/server/mcp-proxy/mcp-proxy.js';
-import { testCache } from '../helpers/temp-root.js';
+import { stableTmp, testCache } from '../helpers/temp-root.js';
 
 const bin = join(process.cwd(), 'bin', 'warden.js');
 const fsServer = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -27,7 +27,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'warden-mcp-'));
   // a fixed folder name: the path is part of what the guard embeds, so a random one made the
   // first read's score (and whether it reached the reviewer) vary from run to run
-  shared = join(realpathSync(tmpdir()), 'warden-mcp-files');
+  shared = join(realpathSync(stableTmp()), 'warden-mcp-files');
   rmSync(shared, { recursive: true, force: true });
   mkdirSync(shared);
   writeFileSync(join(shared, 'notes.txt'), 'meeting at noon\n');
@@ -41,6 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(intakeInfoPath(dataDir), { force: true });
+  rmSync(shared, { recursive: true, force: true });
   await server?.close();
   await engine?.close();
 });
