@@ -251,6 +251,9 @@ function cronFilterPatterns(facts: Facts): string[] | undefined {
   return patterns;
 }
 
+/** An account's authorized_keys file (or the older authorized_keys2). */
+export const AUTHORIZED_KEYS = /(^|\/)authorized_keys2?$/;
+
 /**
  * The lines an in-place sed takes out of one authorized_keys file, when every script only deletes
  * or comments out lines and each pattern's text (a key's comment, `kdavies@store07`) is said whole
@@ -262,7 +265,7 @@ function keysTakenOut(facts: Facts, request: string): { file: string; patterns: 
   if (c.name !== 'sed' || c.redirects.length > 0) return undefined;
   const a = sedArgs(c.argv.slice(1));
   const file = a.files[0];
-  if (!a.inPlace || a.files.length !== 1 || file === undefined || !/(^|\/)authorized_keys2?$/.test(file) || a.scripts.length === 0) return undefined;
+  if (!a.inPlace || a.files.length !== 1 || file === undefined || !AUTHORIZED_KEYS.test(file) || a.scripts.length === 0) return undefined;
   const said = request.toLowerCase();
   const patterns: string[] = [];
   for (const script of a.scripts) {
@@ -342,7 +345,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   // taking the keys the request names out of an authorized_keys file (`sed -i '/ kdavies@store07$/d'`
   // for "remove his key, the one ending kdavies@store07"): logins only go; and nothing else
   const keys = TAKE_OUT_ASK.test(request) && /\bkeys?\b/i.test(request) ? keysTakenOut(facts, request) : undefined;
-  if (keys && e.persistence.every((x) => x.by === 'sed -i') && e.writes.every((w) => /(^|\/)authorized_keys2?$/.test(w.path) && !w.glob && !w.dynamic)) {
+  if (keys && e.persistence.every((x) => x.by === 'sed -i') && e.writes.every((w) => AUTHORIZED_KEYS.test(w.path) && !w.glob && !w.dynamic)) {
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.length === 0) return `it only takes the keys matching ${keys.patterns.map((p) => `"${p}"`).join(', ')} out of ${keys.file}, as the request asks, and keeps the rest`;
   }

@@ -10,7 +10,7 @@ import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
 import { actionBase, extractFacts, isScratchPath } from './index.js';
 import { isLogPath, isRelocation, isSystemArea, persistencePlace, privilegePlace } from './paths.js';
-import { TAKE_OUT_ASK } from './asked-change.js';
+import { AUTHORIZED_KEYS, TAKE_OUT_ASK } from './asked-change.js';
 import { programName, programWord } from './shell-commands.js';
 
 /** What the checks read from a rehearsal. */
@@ -385,7 +385,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     // a key taken out of an authorized_keys file that logs in to run a fixed command (a job's
     // key, `command="/usr/local/bin/backup-receive"`, not a person's), unless the request says that command
     ...(report.edits ?? []).flatMap((x) =>
-      /(^|\/)authorized_keys2?$/.test(x.path)
+      AUTHORIZED_KEYS.test(x.path)
         ? x.removed.flatMap((l) => {
             const run = /^(?:[^\s"]|"[^"]*")*?\bcommand="([^"]+)"/.exec(l.trim())?.[1];
             const program = run?.trim().split(/\s+/)[0] ?? '';
