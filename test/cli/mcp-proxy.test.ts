@@ -82,6 +82,8 @@ describe('warden mcp-proxy with the real filesystem server', () => {
           expect(key.isError).toBe(true);
           expect(textOf(key)).toMatch(/^Denied by Warden/);
           expect(textOf(key)).not.toContain('PRIVATE KEY');
+          // the server's folder is in the request, but a key in it is not asked for: a check says so
+          expect(engine.listVerdicts({ limit: 1 })[0]!.checks.find((c) => c.id === 'read-secret-unasked')?.status, path).toBe('fail');
         }
 
         // a plain read of notes in the shared folder passes

@@ -8,7 +8,7 @@ import { analyseShell, type ShellSink } from './shell.js';
 import { analyseTool } from './tool.js';
 import { sqlFacts } from './sql.js';
 import { sedArgs, sedS } from './sed.js';
-import { etcFilesForJobs, homePlacesNamed, isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, type RequestScope } from './paths.js';
+import { etcFilesForJobs, homePlacesNamed, isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, secretNamed, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
@@ -182,6 +182,8 @@ export function extractFacts(req: ActionRequest): Facts {
     for (const m of effects.modeChanges) if (mine(m) && /^0?[0-7][0-7][0-5]$/.test(m.mode ?? '')) m.inScope = true;
     for (const w of effects.writes) if (mine(w) && w.by === 'mkdir') w.inScope = true;
   }
+  // a secret read through a folder the request names, when it says nothing of secrets
+  for (const r of effects.reads) if (r.inScope && r.sensitive && !secretNamed(r.path, scope)) r.inScope = false;
   for (const k of ['network', 'signals', 'privilege', 'persistence', 'exhaustion', 'execution'] as const) (effects[k] as unknown[]) = dedupe(effects[k] as unknown[]);
   facts.flags = [...flags].sort();
   const inert = inertReason(facts, scope, base);

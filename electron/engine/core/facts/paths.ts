@@ -214,6 +214,24 @@ const SENSITIVE_FILES = ['/proc/self/environ', '/etc/shadow', '/etc/gshadow', '/
 /** Names that look like secrets but are templates or public halves. */
 const NOT_SENSITIVE = /(\.pub|\.example|\.sample|\.template|\.dist|known_hosts|\.env\.defaults)$/;
 
+/** Words a request uses when it means secrets of some kind: keys, tokens, credentials, history. */
+const SECRET_WORDS = /(^|[^a-z0-9])(keys?|ssh|secrets?|credentials?|creds|passwords?|passwd|tokens?|\.?env|dotenv|history|certs?|certificates?|pem|tls|ssl|wallet|keyrings?|keychains?|vault|aws|kube(config)?|gpg|gnupg|cookies|logins?|profiles?|shadow|sudoers|htpasswd|netrc|pgpass|npmrc|pypirc)([^a-z0-9]|$)/i;
+
+/**
+ * Whether a request that reaches a secret file through a folder it names also means the secret:
+ * it names the file itself, or a secret folder (~/.ssh), or a part of the file's own name, or a
+ * kind of secret. "use the files server (/srv/share)" puts /srv/share in reach, not the private
+ * key someone left in /srv/share/.ssh.
+ */
+export function secretNamed(path: string, scope: RequestScope): boolean {
+  // a file private only because it lies in root's home is not a secret by what it is
+  if (!isSensitivePath(path, '/root')) return true;
+  if (scope.paths.some((rp) => rp === path || (isSensitivePath(rp, '/root') && isUnder(path, rp)))) return true;
+  const base = (path.split('/').pop() ?? '').toLowerCase();
+  if (scope.words.has(base) || base.replace(/^\./, '').split(/[_.-]+/).some((p) => p.length >= 3 && scope.words.has(p))) return true;
+  return SECRET_WORDS.test(scope.text ?? '');
+}
+
 /** Credentials, keys, secrets, password databases, browser profiles and shell history. */
 export function isSensitivePath(p: string, home = ''): boolean {
   const base = (p.split('/').pop() ?? '').toLowerCase();
