@@ -501,6 +501,9 @@ describe('shell effects', () => {
     expect(facts("sed -i 's/^video:x:44:$/video:x:44:alice/' /etc/group").effects.privilege).toEqual([expect.objectContaining({ account: 'video', of: 'group' })]);
     expect(facts("sed -i 's/^video:x:44:bob$/video:x:44:bob,alice/' /etc/group").effects.writes[0]?.accounts).toEqual(['video', 'alice']);
     expect(facts("sed -i 's/^\\(plugdev:.*\\)$/\\1,alice/' /etc/group").effects.writes[0]?.accounts).toEqual(['plugdev', 'alice']);
+    // (the kept line may spell out its first fields)
+    expect(facts("sed -i 's/^\\(imaging:x:1500:.*\\)$/\\1,okafor/' /etc/group").effects.writes[0]?.accounts).toEqual(['imaging', 'okafor']);
+    expect(kinds(facts("sed -i 's/^\\(imaging:x:.*:.*\\)$/\\1,okafor/' /etc/group").effects.privilege)).toEqual(['edits-group']);
     // a group holding administrative power is a privilege grant
     expect(kinds(facts("sed -i 's/^docker:x:999:$/docker:x:999:user/' /etc/group").effects.privilege)).toEqual(['admin-group']);
     // what could change more than the member list stays a plain edit of the group file

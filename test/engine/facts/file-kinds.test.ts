@@ -20,6 +20,13 @@ describe('kinds of file a request describes', () => {
     expect(offKind(staged, 'delete the *.log files in ~/pricing/staging')).toEqual(staged);
   });
 
+  it('takes an ending the request gives as the files it means as a kind of its own, beside a kind another of its words names', () => {
+    const outbox = ['/var/spool/news/outbox/msg-001.eml', '/var/spool/news/outbox/list.csv'];
+    expect(offKind(outbox, 'the send log shows every message delivered; clear the .eml files out of the outbox')).toEqual(['/var/spool/news/outbox/list.csv']);
+    // (an ending before another kind's word only narrows that kind)
+    expect(offKind(['/home/user/conv/tmp_0001.raw', '/home/user/conv/DSC_0001.RAW'], 'delete the .raw scratch files')).toEqual(['/home/user/conv/DSC_0001.RAW']);
+  });
+
   it('leaves out what the request says to spare, and takes the name patterns it gives as what it describes', () => {
     const spool = ['/var/spool/cups/c00101', '/var/spool/cups/d00101-001'];
     // "the tmp folder" is what to spare, not the kind of file to delete

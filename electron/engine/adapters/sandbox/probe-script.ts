@@ -94,7 +94,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
+export const KEEP_NOTE = "(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -144,7 +144,7 @@ export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) 
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
-export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout)([^a-z]|$)';
+export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)';
 
 /** A line of a log or status file that says a run finished well. */
 export const RUN_SUCCEEDED = '(^|[^a-z])(success|successful|successfully|succeeded|complete|completed|done|finished|ok)([^a-z]|$)';

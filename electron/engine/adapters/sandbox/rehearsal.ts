@@ -235,8 +235,16 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   const paths = [...new Set(opened.map((c) => c.path))].filter((p) => reachable(p, after)).slice(0, 100);
   if (paths.length === 0) return [];
   const said = new Set((await readAs(twin, `grep -lE -- ${shQuote(SECRET_LINE)} ${paths.map(shQuote).join(' ')} 2>/dev/null; true`, signal)).split('\n'));
-  return paths.filter((p) => said.has(p));
+  // (or a file in a folder whose note says what is there is private: "personal data, do not
+  // publish", "keep this folder 700")
+  const folders = [...new Set(paths.filter((p) => !said.has(p)).map((p) => p.slice(0, p.lastIndexOf('/'))))].filter((d) => d !== '').slice(0, 20);
+  const notes = folders.length === 0 ? '' : await readAs(twin, `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/README* "$d"/readme* "$d"/NOTES* "$d"/*.txt "$d"/*.md; do [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n")" -le 8192 ] && grep -qiE -- ${shQuote(PRIVATE_NOTE)} "$n" && { printf '%s\n' "$d"; break; }; done; done; true`, signal);
+  const privateDirs = new Set(notes.split('\n').filter((l) => l !== ''));
+  return paths.filter((p) => said.has(p) || privateDirs.has(p.slice(0, p.lastIndexOf('/'))));
 }
+
+/** A note saying the files beside it are private (extended regular expression, any case). */
+const PRIVATE_NOTE = String.raw`personal data|personally identifiable|(^|[^[:alpha:]])PII([^[:alpha:]]|$)|confidential|(do not|don't|never|must not) (publish|share|expose|make (it |them )?public)|not (to be |be )?(published|made public|shared)|keep (this|these|it|them|the [[:alpha:]]+)( folder| file| directory| dir)? (private|0?[67]00)|(must|should) (stay|remain|be kept) private`;
 
 /** Files whose words configure or run something (a git repository borrowing another's objects, a file in a program's folder of ~/.config, a mail program's prefs.js, a mailbox whose messages point at attachments saved apart): where a path in them means something still uses it. */
 const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates|\/(prefs|user|prefs-[a-z]+)\.js|\.mbox)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
@@ -407,9 +415,11 @@ const MAX_UNPACKED_MEMBERS = 60;
 /**
  * The archives among `lost` whose every file member (read from the untouched episode, where they
  * still are) has its content somewhere in the tree afterwards: unpacked before, so deleting the
- * archive loses nothing. An archive that cannot be listed, or has no file member, is not one.
+ * archive loses nothing. An archive that cannot be listed, or has no file member, is not one,
+ * unless a folder of its own name without the suffix holds files afterwards (`b.zip` beside `b/`):
+ * what it was unpacked into, as far as anything can tell.
  */
-async function unpackedArchives(episode: Episode, lost: string[], surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<Set<string>> {
+async function unpackedArchives(episode: Episode, lost: string[], surviving: ReadonlySet<string>, after: Manifest, signal: AbortSignal | undefined): Promise<Set<string>> {
   const archives = lost.filter((p) => ARCHIVE.test(p)).slice(0, MAX_ARCHIVES);
   if (archives.length === 0) return new Set();
   const out = await readAs(
@@ -432,8 +442,14 @@ async function unpackedArchives(episode: Episode, lost: string[], surviving: Rea
     const m = /^m ([0-9a-f]{32})/.exec(line);
     if (m && current) hashes.get(current)!.push(m[1]!);
   }
+  const unpackedInto = (a: string): boolean => {
+    const folder = a.replace(ARCHIVE, '');
+    return after.entries.get(folder)?.type === 'dir' && [...after.entries].some(([p, e]) => e.type === 'file' && e.size > 0 && p.startsWith(`${folder}/`));
+  };
   return new Set(
-    [...hashes].filter(([, hs]) => hs.length > 0 && hs.length <= MAX_UNPACKED_MEMBERS && hs.every((h) => h === EMPTY_MD5 || surviving.has(h))).map(([a]) => a),
+    [...hashes]
+      .filter(([a, hs]) => (hs.length > 0 && hs.length <= MAX_UNPACKED_MEMBERS && hs.every((h) => h === EMPTY_MD5 || surviving.has(h))) || (hs.length === 0 && unpackedInto(a)))
+      .map(([a]) => a),
   );
 }
 
@@ -452,7 +468,7 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
     })
     .map((c) => c.path)
     .slice(0, MAX_CHANGES);
-  const unpacked = await unpackedArchives(episode, gone, surviving, signal);
+  const unpacked = await unpackedArchives(episode, gone, surviving, after, signal);
   const lost = gone.filter((p) => !unpacked.has(p));
   const archives = [...after.entries].filter(([p, e]) => e.type === 'file' && ARCHIVE.test(p)).map(([p]) => p).slice(0, MAX_ARCHIVES);
   if (lost.length === 0 || archives.length === 0) return { lost, weighed: gone };

@@ -139,7 +139,8 @@ const MEMBERS_ADDED = /^,?([a-z_][a-z0-9_.-]{0,31}(,[a-z_][a-z0-9_.-]{0,31})*)$/
  * The group a `sed -i` script on /etc/group adds members to, and the names it adds, when the
  * script is one substitution on one group's line that only appends to the line's end:
  * `/^docker:/s/$/,user/`, `s/^audio:x:29:$/audio:x:29:user/` (the replacement repeats the
- * literal line and adds names), or `s/^\(audio:.*\)$/\1,user/`. Undefined otherwise, and then
+ * literal line and adds names), or `s/^\(audio:.*\)$/\1,user/` (also with the line's first
+ * fields spelled out, `s/^\(audio:x:29:.*\)$/\1,user/`). Undefined otherwise, and then
  * the edit stays a plain edit of the group file.
  */
 export function sedGroupAdd(script: string): { group: string; members: string[] } | undefined {
@@ -157,7 +158,7 @@ export function sedGroupAdd(script: string): { group: string; members: string[] 
     return members ? { group: addr[1]!, members } : undefined;
   }
   // the whole line kept in a group, names added after it
-  const kept = /^\^\\?\(([a-z_][a-z0-9_.-]{0,31}):\.\*\\?\)\$$/i.exec(pattern);
+  const kept = /^\^\\?\(([a-z_][a-z0-9_.-]{0,31}):(?:[A-Za-z0-9_!-]*:)*\.\*\\?\)\$$/i.exec(pattern);
   if (kept && (!addr || addr[1] === kept[1]) && replacement.startsWith('\\1')) {
     const members = added(replacement.slice(2));
     return members ? { group: kept[1]!, members } : undefined;

@@ -74,11 +74,14 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // and so is a file a name pattern of the request matches ("the c* and d* files"); an extension
   // alone is not (".raw scratch files" are scratch files, not the camera's .RAW originals)
   const patterns = [...words].filter((w) => /^[\w.-]*\*[\w.*-]*$/.test(w) && /\w/.test(w)).map((w) => new RegExp('^' + w.replace(/[.+^${}()|\\-]/g, '\\$&').replace(/\*/g, '.*') + '$'));
+  // an ending the request gives as the files it means (".eml files") is a kind of its own; one
+  // before another kind's word (".raw scratch files") only narrows that kind
+  const endings = [...request.toLowerCase().matchAll(/(?<![\w*])\.([a-z0-9]{1,6}) (files?|ones)\b/g)].map((m) => `.${m[1]!}`);
   return paths.filter((p) => {
     const parts = p.toLowerCase().split('/').filter(Boolean);
     const name = parts.pop() ?? '';
     if (name.length >= 3 && words.has(name)) return false;
-    if (patterns.some((re) => re.test(name))) return false;
+    if (patterns.some((re) => re.test(name)) || endings.some((x) => name.endsWith(x))) return false;
     return !kinds.some((k) => k.name.test(name) || parts.some((d) => k.folder.test(d)));
   });
 }

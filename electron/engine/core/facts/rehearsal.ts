@@ -93,15 +93,18 @@ const CRON_SPOOL = /^\/var\/spool\/cron(\/|$)/;
  */
 export const COPY_CLAIM = /\b(unpacked|extracted|unzipped|untarred|unarchived|duplicates?|duplicated|dupes?|originals?|backed[ -]?up|already (been )?(moved|copied|saved|synced|uploaded|archived|transferred|migrated|merged|backed)|(moved|copied|synced|migrated|transferred|mirrored) (everything|them|it|all|over)|(got|been|were|was|are|is) (moved|copied|synced|migrated|transferred|mirrored|backed up|archived) (over |across )?(to|into|onto)\b|identical|redundant|another copy|(has|have|holds?|contains?) (got )?(everything|all of it|all the data|it all)|(have|kept|keep) (a |another )?cop(y|ies)|cop(y|ies) (is|are|exists?|lives?) |(archived|copied|saved|synced|uploaded|transferred|migrated|backed up)\b[^.;,!?]{0,60}\balready\b|\b(i|we)('ve| have)? (already )?(archived|backed up|copied|saved|synced|uploaded|gzipped|compressed|zipped|tarred|packed) )/i;
 
+/** A request to empty a file or to take everything out of it. */
+const EMPTY_ASK = /\b(empty|clear|truncate|wipe|blank|reset|zero)\b|\b(every(one|body|thing)?|all)\b( \w+)? (out of|from)\b/i;
+
 /** A request that speaks of one line or entry of a file, and one that speaks of several. */
-const ONE_LINE_ASK = /\b(its|the|that|this|one|a|his|her|their) (single |one |old |stale |last |first )?(line|entry|row|record)\b/i;
+const ONE_LINE_ASK = /\b(its|the|that|this|one|a|his|her|their) (single |one |old |stale |last |first )?((line|entry|row|record)\b|([\w-]+ ){0,2}(job|task)\b(?! (file|list|table|folder|director)))/i;
 const MANY_LINES_ASK = /\b(lines|entries|rows|records|every|all|each|any)\b/i;
 
 /**
  * A request that rests on work said to be finished: data already processed, compressed, converted,
  * imported, uploaded or copied ("I gzipped all my dumps"), a job or a sync said to be done (besides what COPY_CLAIM says of copies).
  */
-export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(on|in) (the |my |our )?[\w.-]+( [\w.-]+)? (now|already)\b|\b(I|we|I've|we've)\s+(already\s+|just\s+)?(gzipped|compressed|zipped|xz'?e?d|bzipped|tarred|packed|converted|processed|exported|uploaded|copied|synced|archived|backed up|transcoded|encoded|imported)\b|\b(already|been|get|gets|got|were|was|are|is|all|have|has|now)\s+(been\s+)?(gzipped|compressed|zipped|processed|converted|imported|ingested|transcoded|rendered|encoded|exported|indexed|loaded|published|deployed|replicated|restored|verified|uploaded|synced|copied|archived|backed up|migrated|transferred|moved|merged)\b|\b(done|finished|completed?|succeeded|through) (processing|converting|importing|exporting|uploading|syncing|copying|backing up|migrating|transferring|transcoding|rendering|with)\b|\b(processing|conversion|import|export|upload|sync|backup|migration|transfer|transcod\w*|render\w*|job|run|pipeline|copy|ingest)\b[^.;!?]{0,30}\b(is|are|was|were|has|have)\s+(been\s+)?(done|finished|complete|completed|succeeded)\b/i;
+export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(on|in) (the |my |our )?[\w.-]+( [\w.-]+)? (now|already)\b|\b(I|we|I've|we've)\s+(already\s+|just\s+)?(gzipped|compressed|zipped|xz'?e?d|bzipped|tarred|packed|converted|processed|exported|uploaded|copied|synced|archived|backed up|transcoded|encoded|imported)\b|\b(already|been|get|gets|got|were|was|are|is|all|have|has|now)\s+(been\s+)?(gzipped|compressed|zipped|processed|converted|imported|ingested|transcoded|rendered|encoded|exported|indexed|loaded|published|deployed|replicated|restored|verified|uploaded|synced|copied|archived|backed up|migrated|transferred|moved|merged)\b|\b(done|finished|completed?|succeeded|through) (processing|converting|importing|exporting|uploading|syncing|copying|backing up|migrating|transferring|transcoding|rendering|merging|loading|with)\b|\b(processing|conversion|import|export|upload|sync|backup|migration|transfer|transcod\w*|render\w*|job|run|pipeline|copy|ingest|merge|load)\b[^.;!?]{0,30}\b(is|are|was|were|has|have)\s+(been\s+)?(done|finished|complete|completed|succeeded)\b/i;
 
 /**
  * A request to move or rename, and one that also asks to delete or replace something (restoring
@@ -255,6 +258,8 @@ const SETTINGS_FILE = /\.(conf|cfg|cnf|ini|ya?ml|toml|env|properties)$|\/(\.env[
 
 /** A setting whose name speaks of a cache or a temporary place (`cache_dir =`, `tmpdir:`). */
 const CACHE_SETTING = /^\s*[\w.-]*(cache|tmp|temp)[\w.-]*\s*[=:]/i;
+/** A place in an account's cache folder (`~/.cache/viewer/thumbs`): what a setting there names, the program rebuilds. */
+const XDG_CACHE = /^\/(root|home\/[^/]+)\/\.cache\/[^/]+\//;
 
 /** A pid or lock file, by its name or its folder. */
 const MARKER_FILE = /\.(pid|lock|lck)$|^\/(run|var\/run|var\/lock|run\/lock)\/[^/]+$/;
@@ -320,6 +325,16 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     const l = moved.find((m) => p.startsWith(`${m.to}/`));
     return l ? `${l.link}${p.slice(l.to.length)}` : undefined;
   };
+  // a delete meant for one entry of a folder, named by an expansion (`rm -rf /srv/import/$(cat
+  // current-batch)`), that took the folder itself: the expansion came out empty, whatever the
+  // request says of the folder
+  for (const d of e.deletes) {
+    const cut = d.path.lastIndexOf('/');
+    const folder = d.path.slice(0, cut);
+    if (!d.dynamic || cut <= 0 || !d.path.slice(cut + 1).includes('$') || /[$*?[]/.test(folder)) continue;
+    const gone = report.changes.some((c) => c.change === 'deleted' && c.path === folder && c.before?.type === 'dir');
+    if (gone && report.changes.some((c) => c.path.startsWith(`${folder}/`) && destructive(c))) unnamed.push(`deleted ${folder} (the expansion in ${d.path} came out empty, so the delete took the whole folder)`);
+  }
   for (const c of report.changes) {
     if (!destructive(c)) continue;
     const seen = alias(c.path);
@@ -381,7 +396,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const stillUsed = [
     // (a setting that names a cache or temporary place there points where the program rebuilds
     // what it needs: `cache-dir = ~/.cache/pip`)
-    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target) && !(isScratchPath(r.target) && CACHE_SETTING.test(r.line))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target) && !(isScratchPath(r.target) && (CACHE_SETTING.test(r.line) || XDG_CACHE.test(r.target)))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a key taken out of an authorized_keys file that logs in to run a fixed command (a job's
     // key, `command="/usr/local/bin/backup-receive"`, not a person's), unless the request says that command
     ...(report.edits ?? []).flatMap((x) =>
@@ -498,6 +513,13 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     // delete running past the end of the named entry)
     ...(REPLACE_ASK.test(ask) ? [] : (report.droppedSections ?? []).flatMap((d) => d.headings.filter((h) => !sectionNamed(h, asked)).map((h) => `${d.path} lost an entry the request does not speak of (${h})`))),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
+    // a file the request takes some entries out of, left with none (`grep -v -f LIST` where LIST
+    // holds an empty line, which matches every line)
+    ...(TAKE_OUT_ASK.test(ask) && /\bfrom\b/i.test(ask) && !EMPTY_ASK.test(ask)
+      ? report.changes
+          .filter((c) => (c.change === 'rewritten' || c.change === 'replaced') && c.before?.type === 'file' && c.after?.type === 'file' && c.before.size > 0 && c.after.size === 0 && requested.some((t) => t(c.path)))
+          .map((c) => `${c.path} lost every line where the request takes some out of it`)
+      : []),
   ];
   const openToAll = report.changes
     .filter((c) => {
