@@ -86,7 +86,9 @@ export function findTests(argv: string[]): string[] | undefined {
 }
 /** Files read per delete target, and the largest one read. */
 const NOTE_FILES = 200;
-const NOTE_BYTES = 64 * 1024;
+export const NOTE_BYTES = 64 * 1024;
+/** Names of files a person writes notes in (plain text, a README, a list of things to do), as a shell case pattern. */
+export const NOTE_NAMES = '*.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*';
 /** Bytes of a file about to be deleted read for a private key's PEM header. */
 const KEY_BYTES = 8 * 1024;
 /**
@@ -1037,7 +1039,7 @@ ip() {
 }
 # whether $1 is named like a note a person wrote (plain text, a README, a list of things to do)
 notename() {
-  case "${'$'}{1##*/}" in *.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*) return 0 ;; esac
+  case "${'$'}{1##*/}" in ${NOTE_NAMES}) return 0 ;; esac
   return 1
 }
 # whether $1 is such a note itself: a plain file (not a link) named like one, small enough to read

@@ -13,7 +13,7 @@ import { toErrorInfo } from '../../../../shared/errors.js';
 import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../../shared/types.js';
 import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { formatError, formatOf, formatOfPath, type FileFormat } from '../../core/facts/file-formats.js';
-import { shQuote } from './probe-script.js';
+import { NOTE_BYTES, NOTE_NAMES, shQuote } from './probe-script.js';
 import { isLogPath, resolveLinkTarget } from '../../core/facts/paths.js';
 import { programName } from '../../core/facts/shell-commands.js';
 
@@ -238,7 +238,7 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   // (or a file in a folder whose note says what is there is private: "personal data, do not
   // publish", "keep this folder 700")
   const folders = [...new Set(paths.filter((p) => !said.has(p)).map((p) => p.slice(0, p.lastIndexOf('/'))))].filter((d) => d !== '').slice(0, 20);
-  const notes = folders.length === 0 ? '' : await readAs(twin, `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/README* "$d"/readme* "$d"/NOTES* "$d"/*.txt "$d"/*.md; do [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n")" -le 8192 ] && grep -qiE -- ${shQuote(PRIVATE_NOTE)} "$n" && { printf '%s\n' "$d"; break; }; done; done; true`, signal);
+  const notes = folders.length === 0 ? '' : await readAs(twin, `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/* "$d"/.[!.]*; do case "\${n##*/}" in ${NOTE_NAMES}) ;; *) continue ;; esac; [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && grep -qiE -- ${shQuote(PRIVATE_NOTE)} "$n" && { printf '%s\n' "$d"; break; }; done; done; true`, signal);
   const privateDirs = new Set(notes.split('\n').filter((l) => l !== ''));
   return paths.filter((p) => said.has(p) || privateDirs.has(p.slice(0, p.lastIndexOf('/'))));
 }
