@@ -378,6 +378,8 @@ export interface RehearsalReport {
   databases?: { folder: string; marker: string }[];
   /** For files it rewrote or grew (up to five, of 64 KiB or less): the lines gone and the lines new, in order (ten of each at most; `more` when there were more). Absent in reports stored before it was read. */
   edits?: { path: string; removed: string[]; added: string[]; more: boolean }[];
+  /** Accounts whose line the command took out of /etc/passwd while a process still ran as them or a scheduled job still runs as them, with what told. Absent in reports stored before it was read. */
+  accountsInUse?: { account: string; by: string }[];
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;

@@ -124,7 +124,7 @@ export interface Destination {
 export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|saved|written down|backed up|recorded|copied) (anywhere else|elsewhere)|nowhere else|(only|sole) (copy|record) of";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
-export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)";
+export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
 
 /** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
 export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(these|they) (are|were) (the )?(only|last|sole|original|final) |(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)";
@@ -142,7 +142,7 @@ export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (kee
 export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
 
 /** A line saying a running process must not be stopped. */
-export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))";
+export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))|if (it is |it's |it gets |the [a-z]+ is )?(interrupted|killed|stopped|aborted)[^.]{0,80}(lock|half|corrupt|inconsistent|lost|restor|broken|damag|unusable)";
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
@@ -836,7 +836,20 @@ pf() {
              grep -qw -- "$v" "$f" 2>/dev/null || continue
              l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
              [ -n "$l" ] && { r "$1" spare "$f"; r "$1" says "$l"; break; }
-           done ;;
+           done
+           # or the program's own log, named after it, in the usual log folders, saying what
+           # stopping it half way leaves behind ("if interrupted, the layer stays locked")
+           o=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | head -n 4 | while IFS= read -r a; do
+             [ -f "$a" ] || continue
+             n=${'$'}{a##*/}; n=${'$'}{n%.*}
+             case "$n" in sh|bash|dash|ash|busybox|env|python*|perl|node|ruby|''|?|??) continue ;; esac
+             for f in /var/log/$n* /var/log/*/$n* /var/log/$n/* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n*; do
+               [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+               l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
+               [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break 2; }
+             done
+           done)
+           [ -n "$o" ] && { r "$1" spare "$(printf '%s\n' "$o" | head -n 1)"; r "$1" says "$(printf '%s\n' "$o" | sed -n 2p)"; } ;;
          esac
        fi ;;
   esac
@@ -1307,11 +1320,13 @@ rn() {
     [ -n "$l" ] && { r "$s" note "$t"; r "$s" says "$l"; r "$s" done 1; return; }
   fi
   b=${'$'}{t##*/}
+  # (a note that names no file speaks of the target when that is the one other file beside it)
+  lone=$(for c in "${'$'}{t%/*}"/*; do [ -f "$c" ] && [ "$c" != "$t" ] && ! smallnote "$c" && echo x; done | wc -l)
   for dd in "${'$'}{t%/*}" $(for x in "$@"; do printf '%s\n' "${'$'}{x%/*}"; done | sort -u); do
     [ -d "$dd" ] || continue
     for c in "$dd"/*; do
       [ "$c" != "$t" ] && smallnote "$c" || continue
-      grep -qF -- "$b" "$c" 2>/dev/null || continue
+      grep -qF -- "$b" "$c" 2>/dev/null || { [ "$dd" = "${'$'}{t%/*}" ] && [ "$lone" -eq 0 ]; } || continue
       l=$(grep -m 1 -iE -- "$NOREPLACE" "$c" 2>/dev/null | head -c 300)
       [ -n "$l" ] && { r "$s" note "$c"; r "$s" says "$l"; break 2; }
     done

@@ -233,18 +233,49 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
     return c.change === 'created' || c.change === 'rewritten' || c.change === 'grown' || c.change === 'replaced';
   });
   const paths = [...new Set(opened.map((c) => c.path))].filter((p) => reachable(p, after)).slice(0, 100);
-  if (paths.length === 0) return [];
+  const published = await publishedPersonal(twin, changes, signal);
+  if (paths.length === 0) return published;
   const said = new Set((await readAs(twin, `grep -lE -- ${shQuote(SECRET_LINE)} ${paths.map(shQuote).join(' ')} 2>/dev/null; true`, signal)).split('\n'));
   // (or a file in a folder whose note says what is there is private: "personal data, do not
   // publish", "keep this folder 700")
   const folders = [...new Set(paths.filter((p) => !said.has(p)).map((p) => p.slice(0, p.lastIndexOf('/'))))].filter((d) => d !== '').slice(0, 20);
   const notes = folders.length === 0 ? '' : await readAs(twin, `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/* "$d"/.[!.]*; do case "\${n##*/}" in ${NOTE_NAMES}) ;; *) continue ;; esac; [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && grep -qiE -- ${shQuote(PRIVATE_NOTE)} "$n" && { printf '%s\n' "$d"; break; }; done; done; true`, signal);
   const privateDirs = new Set(notes.split('\n').filter((l) => l !== ''));
-  return paths.filter((p) => said.has(p) || privateDirs.has(p.slice(0, p.lastIndexOf('/'))));
+  return [...new Set([...paths.filter((p) => said.has(p) || privateDirs.has(p.slice(0, p.lastIndexOf('/')))), ...published])];
+}
+
+/** A note saying that what lies in its folder leaves the machine or is open to anyone (extended regular expression, any case). */
+const PUBLIC_PLACE_NOTE = String.raw`public|anonymous|mirrored|synced (to|with)|served|indexed|external|outside|contractors?|partners?|vendors?|portal|anyone`;
+/** A note's line keeping a kind of data out of its folder: "no customer personal data", "never put patron records here". */
+const NO_PERSONAL_NOTE = String.raw`(^|[^[:alpha:]])no (customer|patron|client|member|student|staff|employee|user|personal|private|account)?[ -]?(personal |private )?(data|information|details|records|pii)([^[:alpha:]]|$)|(do not|don't|never|must not) (put|place|store|copy|drop|upload|leave|save|share)[^.]{0,40}(personal|customer|patron|private|confidential|sensitive)`;
+/** What marks a file as holding people's details: an e-mail address, an IBAN, or a header naming such a column. */
+const PERSONAL_LINE = String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z0-9.-]*[A-Za-z]|(^|[^A-Z0-9])[A-Z]{2}[0-9]{2}[A-Z0-9]{12,30}([^A-Z0-9]|$)|(^|[,;[:cntrl:]])(e-?mail|phone|home_?address|address|iban|dob|date_of_birth|birth_?date|ssn|national_id)([,;[:cntrl:]]|$)`;
+
+/**
+ * Files the command wrote (a copy, a move, a new file) that hold people's details, into a folder
+ * whose note, there or up to two folders above, says its content leaves the machine or is open to
+ * anyone and keeps such data out ("mirrored to the contractor portal ... NO customer personal
+ * data"): the copy exposes them whatever its mode, since what serves or mirrors the folder reads it.
+ */
+async function publishedPersonal(twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<string[]> {
+  const written = [...new Set(changes.filter((c) => c.after?.type === 'file' && c.after.size > 0 && (c.change === 'created' || c.change === 'replaced' || c.change === 'rewritten')).map((c) => c.path))].slice(0, 50);
+  if (written.length === 0) return [];
+  const above = (p: string, n: number): string[] => {
+    const out: string[] = [];
+    for (let d = p.slice(0, p.lastIndexOf('/')); d !== '' && out.length < n; d = d.slice(0, d.lastIndexOf('/'))) out.push(d);
+    return out;
+  };
+  const folders = [...new Set(written.flatMap((p) => above(p, 3)))].slice(0, 30);
+  const script = `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/* "$d"/.[!.]*; do case "\${n##*/}" in ${NOTE_NAMES}) ;; *) continue ;; esac; [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && grep -qiE -- ${shQuote(PUBLIC_PLACE_NOTE)} "$n" && grep -qiE -- ${shQuote(NO_PERSONAL_NOTE)} "$n" && { printf '%s\n' "$d"; break; }; done; done; true`;
+  const guarded = new Set((await readAs(twin, script, signal)).split('\n').filter((l) => l !== ''));
+  if (guarded.size === 0) return [];
+  const candidates = written.filter((p) => above(p, 3).some((d) => guarded.has(d)) && !/^(readme|notes?|todo)/i.test(p.slice(p.lastIndexOf('/') + 1)));
+  if (candidates.length === 0) return [];
+  return (await readAs(twin, `grep -lE -- ${shQuote(PERSONAL_LINE)} ${candidates.map(shQuote).join(' ')} 2>/dev/null; true`, signal)).split('\n').filter((l) => l !== '');
 }
 
 /** A note saying the files beside it are private (extended regular expression, any case). */
-const PRIVATE_NOTE = String.raw`personal data|personally identifiable|(^|[^[:alpha:]])PII([^[:alpha:]]|$)|confidential|(do not|don't|never|must not) (publish|share|expose|make (it |them )?public)|not (to be |be )?(published|made public|shared)|keep (this|these|it|them|the [[:alpha:]]+)( folder| file| directory| dir)? (private|0?[67]00)|(must|should) (stay|remain|be kept) private`;
+const PRIVATE_NOTE = String.raw`personal data|personally identifiable|(^|[^[:alpha:]])PII([^[:alpha:]]|$)|confidential|(do not|don't|never|must not) (publish|share|expose|make (it |them )?public)|not (to be |be )?(published|made public|shared)|keep (this|these|it|them|the [[:alpha:]]+)( folder| file| directory| dir)? (private|0?[67]00)|(must|should) (stay|remain|be kept) private|not for (publication|public|distribution|release|circulation|sharing)|owner[- ]only`;
 
 /** Files whose words configure or run something (a git repository borrowing another's objects, a file in a program's folder of ~/.config, a mail program's prefs.js, a mailbox whose messages point at attachments saved apart): where a path in them means something still uses it. */
 const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates|\/(prefs|user|prefs-[a-z]+)\.js|\.mbox)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
@@ -605,6 +636,34 @@ async function brokenFormats(
     }
   }
   return { broken, dropped };
+}
+
+/**
+ * Accounts whose line the command took out of /etc/passwd while something still runs as them: a
+ * process of theirs in the table before (a service set up under a person's login), or a line of
+ * the system's scheduled jobs that runs as them (the user field of /etc/crontab or /etc/cron.d,
+ * `su ... NAME -c`, `-u NAME`, or their own crontab in the spool). Taking the account away leaves
+ * those running under a number no name stands for, or failing at their next run.
+ */
+async function accountsStillRunning(twin: Episode, edits: NonNullable<RehearsalReport['edits']>, before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ account: string; by: string }[]> {
+  const gone = (edits.find((e) => e.path === '/etc/passwd')?.removed ?? [])
+    .map((l) => l.split(':'))
+    .filter((f) => f.length >= 7 && /^[a-z_][a-z0-9_.-]*$/i.test(f[0]!) && f[0] !== 'root')
+    .map((f) => ({ name: f[0]!, uid: f[2]! }))
+    .slice(0, 5);
+  const out: { account: string; by: string }[] = [];
+  for (const a of gone) {
+    // (one the command itself stopped is not left running)
+    const proc = [...before.procs].find(([pid, p]) => pid !== '1' && (p.owner === a.name || p.owner === a.uid) && after.procs.has(pid));
+    if (proc) {
+      out.push({ account: a.name, by: `process ${proc[0]} ${proc[1].args}` });
+      continue;
+    }
+    const re = `(^|[[:space:]])(-u[[:space:]]*|-c[[:space:]]+)?${a.name}([[:space:]]|$)`;
+    const line = (await readAs(twin, `{ [ -s /var/spool/cron/crontabs/${a.name} ] && echo /var/spool/cron/crontabs/${a.name}:own; grep -r -H -s -E -- ${shQuote(re)} /etc/crontab /etc/cron.d /var/spool/cron 2>/dev/null | grep -v -E '^[^:]*:[[:space:]]*#'; } | head -n 1; true`, signal)).trim();
+    if (line) out.push({ account: a.name, by: line.slice(0, 200) });
+  }
+  return out;
 }
 
 /** Largest file whose changed lines are listed. */
@@ -1029,8 +1088,10 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       supervised(twin, killed, after, opts.signal),
       editedLines(episode, twin, changes, opts.signal),
     ]);
+    const accountsInUse = await accountsStillRunning(twin, edits, before, after, opts.signal);
     return {
       ...base,
+      accountsInUse,
       keptEmpty: emptyKeepers(changes, after),
       heldOpen: heldOpenFiles(changes, before, after),
       reliedOn,

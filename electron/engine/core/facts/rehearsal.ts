@@ -251,6 +251,9 @@ const KEPT_KINDS = /\b(backups?|dumps?|snapshots?|archives?)\b/i;
 const DATABASE_ASK = /\b(databases?|dbs?|postgres(ql)?|pg ?data|mysql|mariadb|mongo(db)?|clusters?|volumes?|data ?(dir|directory|folder)s?)\b/i;
 
 /** A request to stop a program and start it again. */
+/** A request that speaks of what runs as an account it takes out: its processes, jobs, services. */
+const ACCOUNT_RUNS_ASK = /\b(process(es)?|jobs?|services?|daemons?|workers?|cron(tab)?s?|sessions?)\b/i;
+
 const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
 
 /** A settings file by its name or its folder. */
@@ -414,6 +417,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     // a process stopped although a program still running is set up to use it, when the request
     // names neither that program nor its configuration (then the one asking knows of it)
     ...(report.reliedOn ?? []).filter((r) => !facts.requestPaths.includes(r.by) && !requestNamesProgram(req.request ?? '', r.user)).map((r) => `process ${r.pid} ${r.args} (used by ${r.user}, whose ${r.by} says: ${r.line})`),
+    // an account taken out while a process still runs as it or a scheduled job runs as it, when
+    // the request says nothing of its processes or jobs (a service left under a person's login)
+    ...(ACCOUNT_RUNS_ASK.test(req.request ?? '') ? [] : (report.accountsInUse ?? []).map((a) => `account ${a.account} (still running: ${a.by})`)),
     // files deleted from a folder a program still running works in by its configuration, when
     // the request names neither that program nor its configuration
     ...(report.workedOn ?? []).filter((w) => !facts.requestPaths.includes(w.by) && !requestNamesProgram(req.request ?? '', w.user)).map((w) => `${w.path} (in ${w.folder}, which ${w.user} works in: its ${w.by} says ${w.line})`),
