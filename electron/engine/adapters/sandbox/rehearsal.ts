@@ -832,6 +832,11 @@ async function settingLines(twin: Episode, needles: string[], files: string[], s
   });
 }
 
+/** An option that hands a program the folder it writes its work into (`--out DIR`, `--output-dir=DIR`). */
+const OUTPUT_OPTION = /^--?(o|out|output|out-dir|outdir|output-dir|dest|destination|target-dir)(?:=(.*))?$/i;
+/** A name that says its file is still being written (a capture or download not finished). */
+const IN_PROGRESS = /\.(tmp|temp|part|partial|inprogress|in-progress|incomplete|download|crdownload|filepart|writing)$/i;
+
 /** An option that hands a program the folder it takes its work from (`--inbox DIR`, `--watch=DIR`). */
 const INPUT_OPTION = /^--?(inbox|input|input-dir|in-dir|indir|queue|queue-dir|spool|spool-dir|watch|watch-dir|incoming|pickup|hotfolder|hot-folder|drop-dir|dropbox|jobs|jobs-dir)(?:=(.*))?$/i;
 
@@ -857,6 +862,15 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
       const dir = opt ? (opt[2] ?? words[i + 1]) : undefined;
       if (!dir?.startsWith('/') || after.entries.get(dir)?.type !== 'dir') continue;
       const hit = gone.find((g) => g.startsWith(`${dir.replace(/\/+$/, '')}/`));
+      if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt![2] === undefined ? `${words[i]} ${dir}` : words[i]! });
+    }
+    // (or a file still being written, by its name, directly inside the folder such a program was
+    // handed to write into: `--out DIR` while DIR/page_0412.tif.tmp is half done)
+    for (let i = 0; i < words.length; i++) {
+      const opt = OUTPUT_OPTION.exec(words[i]!);
+      const dir = opt ? (opt[2] ?? words[i + 1])?.replace(/\/+$/, '') : undefined;
+      if (!dir?.startsWith('/') || after.entries.get(dir)?.type !== 'dir') continue;
+      const hit = gone.find((g) => g.slice(0, g.lastIndexOf('/')) === dir && IN_PROGRESS.test(g));
       if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt![2] === undefined ? `${words[i]} ${dir}` : words[i]! });
     }
   }
