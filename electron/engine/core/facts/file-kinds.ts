@@ -89,11 +89,14 @@ export function offKind(paths: readonly string[], request: string): string[] {
 /**
  * Whether a name pattern (`core.[0-9]*`, `*.log`) describes files of a kind the request names
  * ("core dumps", "the logs"): a name made from the pattern, each class read as its first
- * character and each star as nothing, is of that kind by its name.
+ * character and each star as nothing, is of that kind by its name; or the pattern lies in a
+ * folder named for the kind (`folder`, when given).
  */
-export function patternOfNamedKind(pattern: string, request: string): boolean {
+export function patternOfNamedKind(pattern: string, request: string, folder?: string): boolean {
   const kinds = KINDS.filter((k) => k.words.test(request.toLowerCase()));
   if (kinds.length === 0) return false;
+  // (a pattern inside a folder named for the kind is of it: dumps in /backup/patrondb are backups)
+  if (folder !== undefined && kinds.some((k) => !k.wordsOnly && folder.toLowerCase().split('/').some((d) => d !== '' && k.folder.test(d)))) return true;
   const sample = pattern
     .toLowerCase()
     .replace(/\[!?\^?([^\]])[^\]]*\]/g, (_, first: string) => first)

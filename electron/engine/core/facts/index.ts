@@ -98,6 +98,9 @@ function writtenWords(c: Facts['commands'][number]): string[] {
   });
 }
 
+/** Programs that replace a file by its compressed copy. */
+const COMPRESSORS = new Set(['gzip', 'bzip2', 'xz', 'zstd', 'lzma', 'lz4']);
+
 /** A request that speaks of an account's home folder. */
 const HOME_ASK = /\bhomes?\b/i;
 
@@ -181,6 +184,15 @@ export function extractFacts(req: ActionRequest): Facts {
     for (const o of effects.ownerChanges) if (mine(o) && self.test(o.mode ?? '')) o.inScope = true;
     for (const m of effects.modeChanges) if (mine(m) && /^0?[0-7][0-7][0-5]$/.test(m.mode ?? '')) m.inScope = true;
     for (const w of effects.writes) if (mine(w) && w.by === 'mkdir') w.inScope = true;
+  }
+  // a file the same command first moved or copied into place and then compressed (`mv app.log
+  // app-DATE.log && gzip app-DATE.log`): what the compressor takes away is its own intermediate,
+  // whose content is in the compressed file it writes
+  for (const d of effects.deletes) {
+    if (!COMPRESSORS.has(d.by) || d.glob || d.dynamic) continue;
+    const placed = effects.writes.some((w) => w.path === d.path && (w.by === 'mv' || w.by === 'cp'));
+    const packed = effects.writes.some((w) => w.by === d.by && w.path.startsWith(`${d.path}.`));
+    if (placed && packed) d.inScope = true;
   }
   // a secret read through a folder the request names, when it says nothing of secrets
   for (const r of effects.reads) if (r.inScope && r.sensitive && !secretNamed(r.path, scope)) r.inScope = false;

@@ -391,6 +391,21 @@ function extensionsAsPatterns(words: string[]): string[] {
   });
 }
 
+/** Whether a name is two words of the request said one after the other ("patron db" for patrondb). */
+function saidApart(name: string, text: string | undefined): boolean {
+  const words = (text ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  for (let i = 0; i + 1 < words.length; i++) if (words[i]!.length >= 2 && words[i + 1]!.length >= 2 && words[i]! + words[i + 1]! === name) return true;
+  return false;
+}
+
+/** Whether a file ending is a word with letters left out (mrc for marc, jpg for jpeg, cfg for config), never the word itself. */
+function shortens(ending: string, word: string): boolean {
+  if (ending.length >= word.length || ending[0] !== word[0]) return false;
+  let at = 0;
+  for (const ch of word) if (ch === ending[at]) at++;
+  return at === ending.length;
+}
+
 /** Words that place what comes before them in a folder named after them. */
 const PLACING = /^(in|under|inside|within|across|over|throughout|beneath|below|from)$/i;
 
@@ -552,10 +567,14 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const rootNamed =
       scope.paths.some((rp) => isUnder(root, rp)) ||
       (root === scope.home && scope.words.has('home')) ||
-      (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && scope.words.has(rootName) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
+      (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && (scope.words.has(rootName) || saidApart(rootName, scope.text)) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
       (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log'))) ||
       (cacheOf !== undefined && cacheOf.length >= 3 && scope.words.has(cacheOf) && (scope.words.has('cache') || scope.words.has('caches')));
-    if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text)) return true;
+    if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text, root)) return true;
+    // (or an ending that shortens a word of the request: "the marc files" for *.mrc, "completed
+    // ILL requests" for *.req)
+    const ending = /^\*\.([a-z0-9]{3,5})$/.exec(base)?.[1];
+    if (rootNamed && ending !== undefined && [...scope.words].some((w) => w.length >= 4 && /^[a-z]+$/.test(w) && shortens(ending, w))) return true;
     // a pattern whose fixed start is a word of the request ("the old autosaves" for
     // _autosave*.zip), in a folder outside the system places that the request calls by one of
     // its names ("the factorio server dir")

@@ -111,15 +111,18 @@ export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(o
  * a file from a copy replaces what is there).
  */
 const MOVE_ASK = /\b(move|moving|mv|rename|relocate|transfer|migrate|gather|consolidate|flatten)\b|\bput\b.{0,80}\b(in|into)\b/i;
+/** A claim that a copy went off the machine: uploaded, sent, submitted. */
+const REMOTE_CLAIM = /\b((already |just )?(been )?(uploaded|sent|submitted|e-?mailed|posted|delivered)|(i|we)('ve| have)? (already )?(uploaded|sent|submitted|e-?mailed|posted|delivered))\b/gi;
+
 /** A request to move something to a time of day (a job to 2:30am): it moves no data. */
 const MOVE_TO_TIME = /\b(move|moving|shift|push)\b.{0,80}\bto\s*\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.|h\b|o'clock)|\b(move|moving|shift|push)\b.{0,80}\bto\s*(midnight|noon)\b/i;
 /**
  * A request to keep the data somewhere first (an archive, a backup, a copy) and then delete it:
  * deleting is asked on the strength of the keeping, so what is deleted must be found kept. (A
  * word naming a program or a job, "the backup job", keeps nothing; nor does one inside a name,
- * `backup-old-nas`.)
+ * `backup-old-nas`; nor a noun for what is kept, "keep only the newest backup and delete the rest".)
  */
-const KEEP_THEN_DELETE = /(?<![-/.\w])(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?![-/.]\w)(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
+const KEEP_THEN_DELETE = /(?<![-/.\w])(?<!\b(the|newest|latest|oldest|last|most recent|recent|each|every|this|that|my|our|your|its|their) )(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?![-/.]\w)(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
 const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
@@ -449,7 +452,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const stillHeld = new Set(report.kept ?? []);
   // (a file the request names and asks to have emptied because its content is kept elsewhere
   // must have that content elsewhere: "I've archived my inbox, empty it")
-  const emptiedCopied = COPY_CLAIM.test(ask) ? new Set(report.changes.filter((c) => c.change === 'rewritten' && c.after?.size === 0).map((c) => c.path)) : new Set<string>();
+  // (a copy the request says went off the machine, uploaded to a bank or a portal, cannot be
+  // found in it; whether that run went well is read from its logs, see DONE_CLAIM)
+  const copyClaimed = COPY_CLAIM.test(ask.replace(REMOTE_CLAIM, ' '));
+  const emptiedCopied = copyClaimed ? new Set(report.changes.filter((c) => c.change === 'rewritten' && c.after?.size === 0).map((c) => c.path)) : new Set<string>();
   const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.some((t) => t(p)) || emptiedCopied.has(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
@@ -482,7 +488,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
       ? []
-      : COPY_CLAIM.test(ask) || KEEP_THEN_DELETE.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask) && !MOVE_TO_TIME.test(ask))
+      : copyClaimed || KEEP_THEN_DELETE.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask) && !MOVE_TO_TIME.test(ask))
         ? lost
         : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
           ? lost.filter((p) => deleted.has(p))
