@@ -335,6 +335,12 @@ export interface Overlay {
   dest: string;
 }
 
+/** Where an archive's members land, as the probe lists them: a folder listed for itself is left out when a member inside it is listed too (`etc/` beside `etc/gis`). */
+function landed(lands: string[]): string[] {
+  const paths = lands.map((m) => (m === 'more' ? m : m.replace(/^\/\/+/, '/')));
+  return paths.filter((p) => p === 'more' || !paths.some((q) => q !== p && q.startsWith(`${p}/`)));
+}
+
 /** Most overlays looked at per action. */
 const MAX_OVERLAYS = 4;
 
@@ -740,6 +746,13 @@ ov() {
   k=$(printf '%s\n' "$c" | grep -m 1 -E -- "$SETTINGSFILE")
   [ -n "$k" ] || k=$(printf '%s\n' "$c" | head -n 1)
   [ -n "$k" ] && r "$1" clobbers "$k"
+  # where an archive's members land: the first two levels of their paths under the folder, at
+  # most ten of them, and "more" when there are others (an unreadable or empty list gives none)
+  if [ "$2" = tar ] || [ "$2" = zip ]; then
+    w=$(printf '%s\n' "$l" | sed -e 's#^\./##' -e 's#^/*##' | grep -v '^$' | awk -F/ '{ if (NF > 2 || (NF == 2 && $2 != "")) print $1 "/" $2; else print $1 }' | sort -u)
+    if [ "$(printf '%s\n' "$w" | grep -c .)" -gt 10 ]; then r "$1" lands more; fi
+    printf '%s\n' "$w" | grep . | head -n 10 | while IFS= read -r m; do r "$1" lands "$4/$m"; done
+  fi
   r "$1" done 1
 }
 sw() {
@@ -1698,7 +1711,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }),
   );
   plan.overlays.forEach((o, i) =>
-    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '' })),
+    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '', lands: landed(rec.get('lands') ?? []) })),
   );
   const keepNote = (rec: Map<string, string[]>) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' });
   plan.noted.forEach((p, i) => {

@@ -14,6 +14,8 @@ interface FileKind {
   folder: RegExp;
   /** Named by the request's own words only, not by a folder in a path it gives (~/reports). */
   wordsOnly?: boolean;
+  /** Whatever a pattern reaches in a folder of the kind is of it (dumps in /backup/patrondb are backups). */
+  byFolder?: boolean;
 }
 
 const KINDS: FileKind[] = [
@@ -29,7 +31,7 @@ const KINDS: FileKind[] = [
   // Python's tempfile names, tmp and eight letters or digits, are)
   { words: /\b(temp|tmp|temporary|scratch)\b(?<!\bfrom scratch)/, name: /\.(tmp|temp|swp|swo|part|partial|crdownload)$|^(tmp|temp)([^a-z]|$)|^tmp[a-z0-9_]{8}$|~$/, folder: /^(tmp|temp|scratch)$/ },
   { words: /\bcaches?\b|\bcached\b/, name: /\.cache$/, folder: /cache/ },
-  { words: /\b(backups?|\.bak|bak files?)\b/, name: /\.(bak|backup|old|orig|sav)$|~$|backup/, folder: /backups?/ },
+  { words: /\b(backups?|\.bak|bak files?)\b/, name: /\.(bak|backup|old|orig|sav)$|~$|backup/, folder: /backups?/, byFolder: true },
   { words: /\b(images?|photos?|pictures?|pics|screenshots?|jpe?gs?|pngs?|thumbnails?)\b/, name: /\.(jpe?g|png|gif|heic|webp|bmp|tiff?|raw|cr2|nef|svg)$/, folder: /^(images?|photos?|pictures?|screenshots?|thumb(nail)?s?)$/ },
   // what a machine boots or installs from: an ISO, a raw or virtual disk
   { words: /\b((disk|iso|os|system|vm|virtual machine|boot(able)?|installer|install|sd ?card|usb) images?|isos?|\.iso|\.img|img files?)\b/, name: /\.(iso|img|qcow2|vmdk|vdi|vhdx?)$/, folder: /^(isos?|images?|vms?)$/ },
@@ -95,8 +97,9 @@ export function offKind(paths: readonly string[], request: string): string[] {
 export function patternOfNamedKind(pattern: string, request: string, folder?: string): boolean {
   const kinds = KINDS.filter((k) => k.words.test(request.toLowerCase()));
   if (kinds.length === 0) return false;
-  // (a pattern inside a folder named for the kind is of it: dumps in /backup/patrondb are backups)
-  if (folder !== undefined && kinds.some((k) => !k.wordsOnly && folder.toLowerCase().split('/').some((d) => d !== '' && k.folder.test(d)))) return true;
+  // (a pattern inside a folder named for a kind that goes by its folder is of it: dumps in
+  // /backup/patrondb are backups; rotated copies in a log folder are not logs by that alone)
+  if (folder !== undefined && kinds.some((k) => k.byFolder && folder.toLowerCase().split('/').some((d) => d !== '' && k.folder.test(d)))) return true;
   const sample = pattern
     .toLowerCase()
     .replace(/\[!?\^?([^\]])[^\]]*\]/g, (_, first: string) => first)
