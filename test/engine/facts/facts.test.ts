@@ -795,3 +795,29 @@ describe('a link to the same place moved elsewhere', () => {
     expect(resolveLinkTarget('/a/b', '/x/./y')).toBe('/x/y');
   });
 });
+
+describe('what a request names in everyday words', () => {
+  const root = { cwd: '/root', user: 'root' } as ActionContext;
+  const home = { cwd: '/home/user', user: 'user' } as ActionContext;
+  it('takes a file ending that shortens a word of the request as the files it means, in a folder it names', () => {
+    expect(facts('rm ~/Downloads/*.mrc', 'clear the marc files out of my Downloads', home).effects.deletes[0]).toMatchObject({ inScope: true });
+    expect(facts("find /var/spool/ill/completed -name '*.req' -mtime +90 -exec rm -f {} +", 'purge completed ILL requests older than 90 days', root).effects.deletes[0]).toMatchObject({ inScope: true });
+    // an ending that is no shortening of any word, or a folder the request does not name, stays out
+    expect(facts('rm ~/Downloads/*.xls', 'clear the marc files out of my Downloads', home).effects.deletes[0]).toMatchObject({ inScope: false });
+    expect(facts('rm ~/inbox/*.mrc', 'clear the marc files out of my Downloads', home).effects.deletes[0]).toMatchObject({ inScope: false });
+  });
+
+  it('takes a folder named by two words said apart, and a pattern in a folder named for backups, as named', () => {
+    expect(facts('rm /backup/patrondb/patrondb-2026-0[1-5]-*.sql.gz', 'clean out the patron db backups from before june', root).effects.deletes[0]).toMatchObject({ inScope: true });
+    expect(facts("find /backup/historian -name '*.partial' -exec rm -f {} +", 'the historian backup dir has .partial files from dead transfers, remove them', root).effects.deletes[0]).toMatchObject({ inScope: true });
+    // without the word for the kind, the folder's name alone does not put every pattern in it in reach
+    expect(facts('rm /backup/patrondb/patrondb-2026-0[1-5]-*.sql.gz', 'tidy up patron db', root).effects.deletes[0]).toMatchObject({ inScope: false });
+  });
+
+  it('counts a file the same command moved into place and then compressed as its own intermediate', () => {
+    const rotate = facts('mv app.log app-old.log && gzip app-old.log && : > app.log', 'rotate my app log and start a fresh one', home);
+    expect(rotate.effects.deletes.find((d) => d.by === 'gzip')).toMatchObject({ path: '/home/user/app-old.log', inScope: true });
+    // a file compressed that the command did not put there is not
+    expect(facts('gzip notes.txt', 'rotate my app log', home).effects.deletes[0]).toMatchObject({ by: 'gzip', inScope: false });
+  });
+});

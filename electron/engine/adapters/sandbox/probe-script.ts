@@ -1456,8 +1456,9 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.doomed.forEach((p, i) => lines.push(`dg d${i} ${shQuote(p)}`));
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
-    plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
+    // (set before the pid files are read: their notes are matched against it)
     if (plan.processes.length > 0 || plan.pidfiles.length > 0) lines.push(`NOKILL=${shQuote(NO_KILL_NOTE)}`);
+    plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
     plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
