@@ -126,6 +126,9 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
 
+/** A note putting what lies beside it under a legal hold or a preservation order. */
+export const HOLD_NOTE = '(legal|litigation) hold|(must|shall|are to|is to) be preserved|preservation (order|notice)';
+
 /** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
 export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(these|they) (are|were) (the )?(only|last|sole|original|final) |(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)";
 
@@ -1285,6 +1288,8 @@ fk() {
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$q/?([^A-Za-z0-9_./-]|$)" "$c" 2>/dev/null && h=1
       # (or by its own name as a folder, "everything in contracts/ must be preserved")
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$(ere "${'$'}{dd##*/}")/([^A-Za-z0-9_.-]|$)" "$c" 2>/dev/null && h=1
+      # (or puts what lies beside it under a legal hold or a preservation order, whatever it names)
+      [ -z "$h" ] && grep -qiE -- "$HOLD" "$c" 2>/dev/null && h=1
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac
         e=${'$'}{f#"$dd"/}
@@ -1448,7 +1453,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
-    if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`);
+    if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`);
     if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`, `FAILTEXT=${shQuote(FAILED_TEXT)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`, `ip U${i} ${shQuote(p)}`));
