@@ -1288,8 +1288,9 @@ fk() {
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$q/?([^A-Za-z0-9_./-]|$)" "$c" 2>/dev/null && h=1
       # (or by its own name as a folder, "everything in contracts/ must be preserved")
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$(ere "${'$'}{dd##*/}")/([^A-Za-z0-9_.-]|$)" "$c" 2>/dev/null && h=1
-      # (or puts what lies beside it under a legal hold or a preservation order, whatever it names)
-      [ -z "$h" ] && grep -qiE -- "$HOLD" "$c" 2>/dev/null && h=1
+      # (or puts what lies beside it under a legal hold or a preservation order, naming no folder:
+      # one that names a folder, "everything in invoices/", holds that folder only)
+      [ -z "$h" ] && grep -qiE -- "$HOLD" "$c" 2>/dev/null && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null && h=1
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac
         e=${'$'}{f#"$dd"/}
