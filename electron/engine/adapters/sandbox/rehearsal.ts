@@ -239,9 +239,19 @@ async function exposedSecrets(twin: Episode, changes: RehearsedChange[], after: 
   // (or a file in a folder whose note says what is there is private: "personal data, do not
   // publish", "keep this folder 700")
   const folders = [...new Set(paths.filter((p) => !said.has(p)).map((p) => p.slice(0, p.lastIndexOf('/'))))].filter((d) => d !== '').slice(0, 20);
-  const notes = folders.length === 0 ? '' : await readAs(twin, `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/* "$d"/.[!.]*; do case "\${n##*/}" in ${NOTE_NAMES}) ;; *) continue ;; esac; [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && grep -qiE -- ${shQuote(PRIVATE_NOTE)} "$n" && { printf '%s\n' "$d"; break; }; done; done; true`, signal);
-  const privateDirs = new Set(notes.split('\n').filter((l) => l !== ''));
+  const privateDirs = await foldersWithNote(twin, folders, [PRIVATE_NOTE], signal);
   return [...new Set([...paths.filter((p) => said.has(p) || privateDirs.has(p.slice(0, p.lastIndexOf('/')))), ...published])];
+}
+
+/**
+ * The folders (of `folders`) holding a small note, by its name (NOTE_NAMES), whose text matches
+ * every one of `patterns` (extended regular expressions, any case).
+ */
+async function foldersWithNote(twin: Episode, folders: string[], patterns: string[], signal: AbortSignal | undefined): Promise<Set<string>> {
+  if (folders.length === 0) return new Set();
+  const greps = patterns.map((p) => `grep -qiE -- ${shQuote(p)} "$n"`).join(' && ');
+  const found = await readAs(twin, `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/* "$d"/.[!.]*; do case "\${n##*/}" in ${NOTE_NAMES}) ;; *) continue ;; esac; [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && ${greps} && { printf '%s\n' "$d"; break; }; done; done; true`, signal);
+  return new Set(found.split('\n').filter((l) => l !== ''));
 }
 
 /** A note saying that what lies in its folder leaves the machine or is open to anyone (extended regular expression, any case). */
@@ -266,8 +276,7 @@ async function publishedPersonal(twin: Episode, changes: RehearsedChange[], sign
     return out;
   };
   const folders = [...new Set(written.flatMap((p) => above(p, 3)))].slice(0, 30);
-  const script = `for d in ${folders.map(shQuote).join(' ')}; do for n in "$d"/* "$d"/.[!.]*; do case "\${n##*/}" in ${NOTE_NAMES}) ;; *) continue ;; esac; [ -f "$n" ] && [ ! -L "$n" ] && [ "$(stat -c %s -- "$n" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && grep -qiE -- ${shQuote(PUBLIC_PLACE_NOTE)} "$n" && grep -qiE -- ${shQuote(NO_PERSONAL_NOTE)} "$n" && { printf '%s\n' "$d"; break; }; done; done; true`;
-  const guarded = new Set((await readAs(twin, script, signal)).split('\n').filter((l) => l !== ''));
+  const guarded = await foldersWithNote(twin, folders, [PUBLIC_PLACE_NOTE, NO_PERSONAL_NOTE], signal);
   if (guarded.size === 0) return [];
   const candidates = written.filter((p) => above(p, 3).some((d) => guarded.has(d)) && !/^(readme|notes?|todo)/i.test(p.slice(p.lastIndexOf('/') + 1)));
   if (candidates.length === 0) return [];
@@ -857,21 +866,16 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
   for (const [pid, p] of after.procs) {
     if (pid === '1') continue;
     const words = p.args.split(/\s+/);
-    for (let i = 0; i < words.length; i++) {
-      const opt = INPUT_OPTION.exec(words[i]!);
-      const dir = opt ? (opt[2] ?? words[i + 1]) : undefined;
-      if (!dir?.startsWith('/') || after.entries.get(dir)?.type !== 'dir') continue;
-      const hit = gone.find((g) => g.startsWith(`${dir.replace(/\/+$/, '')}/`));
-      if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt![2] === undefined ? `${words[i]} ${dir}` : words[i]! });
-    }
     // (or a file still being written, by its name, directly inside the folder such a program was
     // handed to write into: `--out DIR` while DIR/page_0412.tif.tmp is half done)
     for (let i = 0; i < words.length; i++) {
-      const opt = OUTPUT_OPTION.exec(words[i]!);
-      const dir = opt ? (opt[2] ?? words[i + 1])?.replace(/\/+$/, '') : undefined;
-      if (!dir?.startsWith('/') || after.entries.get(dir)?.type !== 'dir') continue;
-      const hit = gone.find((g) => g.slice(0, g.lastIndexOf('/')) === dir && IN_PROGRESS.test(g));
-      if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt![2] === undefined ? `${words[i]} ${dir}` : words[i]! });
+      const input = INPUT_OPTION.exec(words[i]!);
+      const opt = input ?? OUTPUT_OPTION.exec(words[i]!);
+      const dir = opt ? (opt[2] ?? words[i + 1]) : undefined;
+      const folder = dir?.replace(/\/+$/, '');
+      if (!opt || !dir?.startsWith('/') || !folder || after.entries.get(folder)?.type !== 'dir') continue;
+      const hit = gone.find((g) => (input ? g.startsWith(`${folder}/`) : g.slice(0, g.lastIndexOf('/')) === folder && IN_PROGRESS.test(g)));
+      if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt[2] === undefined ? `${words[i]} ${dir}` : words[i]! });
     }
   }
   const files = [...by.keys()].filter((f) => !gone.includes(f)).slice(0, 40);

@@ -391,10 +391,10 @@ function extensionsAsPatterns(words: string[]): string[] {
   });
 }
 
-/** Whether a name is two words of the request said one after the other ("patron db" for patrondb). */
-function saidApart(name: string, text: string | undefined): boolean {
+/** Whether a name is two words of the request, each at least `least` long, said one after the other ("patron db" for patrondb). */
+function saidApart(name: string, text: string | undefined, least = 2): boolean {
   const words = (text ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-  for (let i = 0; i + 1 < words.length; i++) if (words[i]!.length >= 2 && words[i + 1]!.length >= 2 && words[i]! + words[i + 1]! === name) return true;
+  for (let i = 0; i + 1 < words.length; i++) if (words[i]!.length >= least && words[i + 1]!.length >= least && words[i]! + words[i + 1]! === name) return true;
   return false;
 }
 
@@ -483,8 +483,7 @@ const ROTATED = /^(?=.)([-._](\d{1,2}|\d{8}|\d{4}-\d{2}-\d{2}))?(\.(gz|bz2|xz|zs
 function namedInText(base: string, folder: string, scope: RequestScope): boolean {
   const text = (scope.text ?? '').toLowerCase();
   for (const m of text.matchAll(/(?:^|[\s(])['"\u2018\u201c]([^'"\u2019\u201d\n]{2,120})['"\u2019\u201d]/g)) if (m[1] === base) return true;
-  const words = text.split(/[^a-z0-9]+/).filter(Boolean);
-  for (let i = 0; i + 1 < words.length; i++) if (words[i]!.length >= 3 && words[i + 1]!.length >= 3 && words[i]! + words[i + 1]! === base) return true;
+  if (saidApart(base, text, 3)) return true;
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
   const bare = stem.replace(/[_.-]?v?\d+$/, '');
   const folderName = (folder.split('/').pop() ?? '').toLowerCase();
