@@ -847,7 +847,10 @@ pf() {
            # a small note naming that id that says not to stop it, in the run, lock or temp folders,
            # the login message, or a folder its command line names (its data folder)
            ds=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | while IFS= read -r a; do [ -d "$a" ] && printf '%s\n' "$a"; done | head -n 5)
-           for f in /run/* /var/run/* /var/lock/* /tmp/* /etc/motd $(for a in $ds; do printf '%s\n' "$a"/*; done); do
+           # (the shell runs with IFS empty, so the list is read a line at a time, never split)
+           { for f in /run/* /var/run/* /var/lock/* /tmp/* /etc/motd; do printf '%s\n' "$f"; done
+             printf '%s\n' "$ds" | while IFS= read -r a; do [ -n "$a" ] || continue; for f in "$a"/*; do printf '%s\n' "$f"; done; done
+           } | while IFS= read -r f; do
              [ -f "$f" ] && [ ! -L "$f" ] && [ ! "$f" -ef "$2" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
              grep -qw -- "$v" "$f" 2>/dev/null || continue
              l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
@@ -958,7 +961,9 @@ lk() {
         for c in /proc/[0-9]*/cmdline; do
           q=${'$'}{c#/proc/}; q=${'$'}{q%%/*}
           [ "$q" = "$$" ] || [ "$q" = "$WS" ] || [ "$q" = 1 ] && continue
-          for w in $(tr '\000' ' ' < "$c" 2>/dev/null | cut -d ' ' -f 1-2); do
+          w1=$(tr '\000' '\n' < "$c" 2>/dev/null | sed -n 1p); w2=$(tr '\000' '\n' < "$c" 2>/dev/null | sed -n 2p)
+          for w in "$w1" "$w2"; do
+            [ -n "$w" ] || continue
             n=${'$'}{w##*/}
             case "$d:$n" in
               dpkg:apt*|dpkg:dpkg*|dpkg:unattended-upgr*|dpkg:aptitude*|dpkg:packagekit*|dpkg:synaptic*|apt:apt*|apt:dpkg*|apt:unattended-upgr*|lists:apt*|archives:apt*|rpm:rpm*|rpm:yum*|rpm:dnf*|*:*"$d"*)
@@ -1155,11 +1160,11 @@ dg() {
     esac
     # a note in a home folder that names it by its whole path (or a path inside it) and says to
     # keep what it names, or says so on the line naming it ("the export in /tmp is the ONLY copy")
-    if [ -n "$H" ] && [ "$f" != / ] && hc=$(grep -lF -- "$f" $H 2>/dev/null); then
+    if [ -n "$H" ] && [ "$f" != / ]; then
       q=$(ere "$f")
       hr="(^|[^[:alnum:]_./-])$q(/|[^[:alnum:]_.-]|${'$'})"
-      for c in $hc; do
-        grep -qE -- "$hr" "$c" 2>/dev/null || continue
+      printf '%s\n' "$H" | while IFS= read -r c; do
+        [ -n "$c" ] && grep -qE -- "$hr" "$c" 2>/dev/null || continue
         l=$(grep -E -- "$hr" "$c" 2>/dev/null | grep -m 1 -iE -- "$NEED" | head -c 300)
         [ -z "$l" ] && l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
         if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
@@ -1371,7 +1376,10 @@ fc() {
     case "$o" in -*|'('|'!'|')') break ;; esac
     case "$o" in /*) t=$o ;; *) t="$d/${'$'}{o#./}" ;; esac
     [ -d "$t" ] || continue
-    for c in $(find "$t" -maxdepth 2 -type f \( -name '*.ini' -o -name '*.conf' -o -name '*.cfg' -o -name '*.toml' -o -name '*.yaml' -o -name '*.yml' -o -name '*.json' -o -name '*.env' -o -name '*.properties' \) -size -${NOTE_BYTES / 1024}k 2>/dev/null | head -n 10); do
+    F=$(find "$t" -maxdepth 2 -type f \( -name '*.ini' -o -name '*.conf' -o -name '*.cfg' -o -name '*.toml' -o -name '*.yaml' -o -name '*.yml' -o -name '*.json' -o -name '*.env' -o -name '*.properties' \) -size -${NOTE_BYTES / 1024}k 2>/dev/null | head -n 10)
+    # (read a line at a time in this shell, so that the return below leaves fc)
+    while IFS= read -r c; do
+      [ -n "$c" ] || continue
       printf '%s\n' "$A" | grep -qxF -- "$c" && continue
       cd_=${'$'}{c%/*}
       R=$(printf '%s\n' "$A" | while IFS= read -r f; do case "$f" in "$cd_"/*) printf '%s\n' "${'$'}{f#"$cd_"/}" ;; esac; printf '%s\n' "$f"; done | sed 's/[][\.*^$+?(){}|/]/\\&/g' | tr '\n' '|' | sed 's/|*$//')
@@ -1380,7 +1388,9 @@ fc() {
       [ -n "$l" ] || continue
       h=$(printf '%s\n' "$A" | while IFS= read -r f; do case "$l" in *"$f"*|*"${'$'}{f#"$cd_"/}"*) printf '%s' "$f"; break ;; esac; done)
       [ -n "$h" ] && { r "$s" ref "$h"; r "$s" by "$c"; r "$s" line "$l"; return; }
-    done
+    done <<WARDEN_CONFIGS
+$F
+WARDEN_CONFIGS
   done
   W=$(fw)
   [ -n "$W" ] || return
