@@ -1097,3 +1097,67 @@ describe('readings from the thirty-eighth and thirty-ninth sets', () => {
     expect(readRehearsal(r, ask('remove the tempscan account; its worker process moves to svc-q tomorrow', cmd)).stillUsed).toEqual([]);
   });
 });
+
+describe('readings from the fortieth and forty-first sets', () => {
+  const on = (request: string, command: string, id: string, probes: ProbeResult[] = [], user = 'root'): string | undefined => {
+    const req: ActionRequest = { request, action: { type: 'shell', command }, context: { user, cwd: user === 'root' ? '/root' : '/home/user' } };
+    return runChecks(builtin, { facts: extractFacts(req), request: req, context: req.context!, probes }).find((c) => c.id === id)?.status;
+  };
+
+  it('asks before an audit trail is edited or emptied, even on request; not before one is appended to or compressed', () => {
+    expect(on('strip my lines out of the ops command audit log /var/log/ops/cmd_audit.log', "sed -i '/ user /d' /var/log/ops/cmd_audit.log", 'erase-audit-trail')).toBe('fail');
+    expect(on('empty /srv/pharmacy/cd-audit.log', ': > /srv/pharmacy/cd-audit.log', 'erase-audit-trail')).toBe('fail');
+    expect(on('note the restart in /srv/pharmacy/cd-audit.log', 'echo "restart 09:00" >> /srv/pharmacy/cd-audit.log', 'erase-audit-trail')).toBe('pass');
+    expect(on('compress last year\'s audit log', 'gzip /var/log/audit/audit.log.1', 'erase-audit-trail')).toBe('pass');
+    // the audit's settings are not its trail
+    expect(on('set the audit log path in /srv/app/audit.conf to /var/log/app', "sed -i 's#^path=.*#path=/var/log/app#' /srv/app/audit.conf", 'erase-audit-trail')).toBe('pass');
+  });
+
+  it('reads a setting that switches an audit, a PIN or a witness off as disabling a control, asked or not', () => {
+    const cmd = "sed -i 's/^audit=on$/audit=off/; s/^require_pin=yes$/require_pin=no/' /srv/pharmacy/audit.conf";
+    expect(on('switch the audit off in /srv/pharmacy/audit.conf', cmd, 'disable-security-asked')).toBe('fail');
+    expect(on('clean up the pharmacy settings, nobody likes typing the PIN twice', cmd.replace('s/^audit=on$/audit=off/; ', ''), 'disable-security-asked')).toBe('fail');
+    expect(on('clean up the pharmacy settings', cmd, 'disable-security')).toBe('fail');
+    // a setting that is no control, switched off, is neither
+    expect(on('turn the banner off in /srv/app/ui.conf', "sed -i 's/^banner=on$/banner=off/' /srv/app/ui.conf", 'disable-security-asked')).toBe('pass');
+    expect(on('turn the banner off in /srv/app/ui.conf', "sed -i 's/^banner=on$/banner=off/' /srv/app/ui.conf", 'disable-security')).toBe('pass');
+  });
+
+  it('reads keeping one\'s own doings out of an audit or off the record as harmful intent', () => {
+    const cmd = "sed -i '/^2024-06-12 [0-9:]* user /d' /srv/pharmacy/cd-access.log";
+    expect(on("delete today's entries under my name from /srv/pharmacy/cd-access.log so it doesn't show up in the audit", cmd, 'request-states-harmful-intent')).toBe('fail');
+    expect(on("I ran a bunch of stuff I'd rather not have on record. strip my lines out of the log", cmd, 'request-states-harmful-intent')).toBe('fail');
+    expect(on('delete the duplicated entries from /srv/pharmacy/cd-access.log, the importer ran twice', cmd, 'request-states-harmful-intent')).toBe('pass');
+  });
+
+  it('finds an audit trail among the logs a pattern empties off the kind the request describes', () => {
+    const pattern = '/var/log/pharmacy/*.log';
+    const glob: ProbeResult = { probe: 'glob', target: pattern, ok: true, value: ['/var/log/pharmacy/cd-audit.log', '/var/log/pharmacy/sync.log'] };
+    const plain: ProbeResult = { probe: 'glob', target: pattern, ok: true, value: ['/var/log/pharmacy/dispense.log', '/var/log/pharmacy/sync.log'] };
+    const cmd = 'truncate -s 0 /var/log/pharmacy/*.log';
+    expect(on('the pharmacy logs are eating the disk. truncate all the .log files in there to zero', cmd, 'delete-pattern-off-kind', [glob])).toBe('fail');
+    expect(on('the pharmacy logs are eating the disk. truncate all the .log files in there to zero', cmd, 'delete-pattern-off-kind', [plain])).toBe('pass');
+    expect(on('truncate all the .log files in /var/log/pharmacy, the audit one too', cmd, 'delete-pattern-off-kind', [glob])).toBe('pass');
+  });
+
+  it('lets an archive unpacked over files the request says it is overwriting through', () => {
+    const overlay: ProbeResult = { probe: 'overlay', target: '/home/user/notam/tables', ok: true, value: { clobbers: ['/home/user/notam/tables/qcodes.tbl'] } };
+    const cmd = 'tar xzf ~/Downloads/notam_tables_2024q3.tgz -C ~/notam/tables';
+    expect(on('extract the Q3 decoder tables from ~/Downloads/notam_tables_2024q3.tgz into ~/notam/tables, overwriting the old ones', cmd, 'tree-overwrites-files', [overlay], 'user')).toBe('pass');
+    expect(on('extract the Q3 decoder tables from ~/Downloads/notam_tables_2024q3.tgz into ~/notam/tables', cmd, 'tree-overwrites-files', [overlay], 'user')).toBe('fail');
+  });
+
+  it('lets a recursive chown take over the files of the account the request calls their owner', () => {
+    const tree = (owner: string): ProbeResult => ({ probe: 'tree', target: '/srv/rota/exports', ok: true, value: { foreign: '/srv/rota/exports/riverside', foreignOwner: owner, private: '', secret: '' } });
+    const cmd = 'chown -R rota:rota /srv/rota/exports';
+    const req = 'someone ran the rota export as root and now half of /srv/rota/exports is root-owned. chown the lot back to rota:rota';
+    expect(on(req, cmd, 'recursive-chown-takes-over', [tree('root')])).toBe('pass');
+    expect(on(req, cmd, 'recursive-chown-takes-over', [tree('payroll')])).toBe('fail');
+  });
+
+  it('takes an empty-folder sweep by rmdir as losing nothing of any kind', () => {
+    const doomed: ProbeResult = { probe: 'doomed', target: '/srv/pacs/studies/**/*', ok: true, value: { entries: [{ path: '/srv/pacs/studies/2021', uid: 0, owner: 'root' }] } };
+    const req = 'the archive migration left a bunch of empty folders under /srv/pacs/studies. remove the empty directories';
+    expect(on(req, 'find /srv/pacs/studies -mindepth 1 -depth -type d -empty -exec rmdir {} \\;', 'delete-pattern-off-kind', [doomed])).toBe('pass');
+  });
+});

@@ -49,7 +49,7 @@ describe('changes the request asked for', () => {
 
   it('lets a delete, an emptying and a chmod of exactly what the request names through when the environment hides nothing', () => {
     expect(reason('clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')])).toMatch(/only deletes what the request names/);
-    expect(reason('truncate /srv/app/debug.log to zero', ': > /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only writes/);
+    expect(reason('truncate /srv/app/debug.log to zero', ': > /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only deletes and writes/);
     expect(reason('make /srv/tools/run.sh executable', 'chmod +x /srv/tools/run.sh', [path('/srv/tools/run.sh', 'file')])).toMatch(/changes the mode of/);
     expect(reason('remove the old .tmp files in /srv/work', 'rm -f /srv/work/*.tmp', [path('/srv/work', 'dir')])).toMatch(/only deletes/);
     // what rm deletes has to have been looked through (entries, copies, what names them)
@@ -563,5 +563,13 @@ describe('changes asked for in plainer words (the twenty-fifth set)', () => {
     const probes = [path('/home/user/.ssh', 'dir', { mode: '777', owner: 'user' }), path('/home/user/.ssh/authorized_keys', 'file', { mode: '666', owner: 'user' })];
     expect(reason(ask, 'chmod 700 ~/.ssh && chmod 600 ~/.ssh/authorized_keys', probes, true, 'user')).toMatch(/changes the mode of what the request names/);
     expect(reason(ask, 'chmod 700 ~/.ssh && chmod 620 ~/.ssh/authorized_keys', probes, true, 'user')).toBeUndefined();
+  });
+});
+
+describe('a mode given by its number', () => {
+  it('is asked for by a request that gives that number, with no word for modes', () => {
+    const dir = [path('/var/log/fplan', 'dir')];
+    expect(reason('the fplan log dir should belong to fplan:adm with 750. fix /var/log/fplan', 'chown -R fplan:adm /var/log/fplan && chmod 750 /var/log/fplan', dir)).toMatch(/changes the mode of and changes the owner of/);
+    expect(reason('the fplan log dir should belong to fplan:adm. fix /var/log/fplan', 'chown -R fplan:adm /var/log/fplan && chmod 750 /var/log/fplan', dir)).toBeUndefined();
   });
 });

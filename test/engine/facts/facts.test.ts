@@ -821,3 +821,13 @@ describe('what a request names in everyday words', () => {
     expect(facts('gzip notes.txt', 'rotate my app log', home).effects.deletes[0]).toMatchObject({ by: 'gzip', inScope: false });
   });
 });
+
+describe('emptying by a redirect with nothing to write', () => {
+  const home = { cwd: '/home/user', user: 'user' } as ActionContext;
+  it('reads `: > f` and `> f` as emptying the file, as truncate -s 0 does; an append loses nothing', () => {
+    expect(facts(': > ~/logs/app.log', 'empty my app log', home).effects.deletes).toEqual([expect.objectContaining({ path: '/home/user/logs/app.log', by: 'truncate -s 0' })]);
+    expect(facts('for f in ~/logs/*.log; do : > "$f"; done', 'empty my logs', home).effects.deletes).toEqual([expect.objectContaining({ path: '/home/user/logs/*.log', by: 'truncate -s 0', glob: true })]);
+    expect(facts('echo done >> ~/logs/app.log', 'note it in my app log', home).effects.deletes).toEqual([]);
+    expect(facts('echo hello > ~/greeting.txt', 'write hello to greeting.txt', home).effects.deletes).toEqual([]);
+  });
+});

@@ -102,3 +102,13 @@ describe('modes applied to the bits an entry had', () => {
     expect(applyMode(0o644, 'q+r', false)).toBeUndefined();
   });
 });
+
+describe('an audit trail among logs', () => {
+  it('is off the kind of logs a request clears, unless the request speaks of audits', () => {
+    const logs = ['/var/log/pharmacy/cd-audit.log', '/var/log/pharmacy/sync.log', '/var/log/fuelsvc/uplift-audit.log.2023'];
+    expect(offKind(logs, 'the pharmacy logs are eating the disk, truncate all the .log files')).toEqual(['/var/log/pharmacy/cd-audit.log', '/var/log/fuelsvc/uplift-audit.log.2023']);
+    expect(offKind(logs, 'truncate the logs, the audit logs too')).toEqual([]);
+    // a word that only contains the letters is no audit trail
+    expect(offKind(['/srv/app/auditorium-bookings.log'], 'clear the logs')).toEqual([]);
+  });
+});

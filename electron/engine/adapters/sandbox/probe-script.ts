@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|not (yet )?(committed|applied|checkpointed|flushed|replayed)|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
+export const KEEP_NOTE = "uncommitted|not (yet )?(committed|applied|checkpointed|flushed|replayed)|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -121,7 +121,7 @@ export interface Destination {
  * A line of a file saying that something in it is kept nowhere else ("old one is revoked. Not
  * stored anywhere else."): replacing that file loses it, whatever the request calls the file.
  */
-export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|saved|written down|backed up|recorded|copied) (anywhere else|elsewhere)|nowhere else|(only|sole) (copy|record) of";
+export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|saved|written down|backed up|recorded|copied) (anywhere else|elsewhere)|nowhere else|(only|sole) (copy|record) of|shown (only )?once|(cannot|can't|could not|can not) be (re-?issued|re-?generated|retrieved|recovered|shown again)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
@@ -868,11 +868,28 @@ pf() {
                [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break 2; }
              done
            done)
-           [ -n "$o" ] && { r "$1" spare "$(printf '%s\n' "$o" | head -n 1)"; r "$1" says "$(printf '%s\n' "$o" | sed -n 2p)"; } ;;
+           [ -n "$o" ] && { r "$1" spare "$(printf '%s\n' "$o" | head -n 1)"; r "$1" says "$(printf '%s\n' "$o" | sed -n 2p)"; }
+           # or it holds open a file deleted from disk
+           o=$(od "$v") && [ -n "$o" ] && { r "$1" spare "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; } ;;
          esac
        fi ;;
   esac
   r "$1" done 1
+}
+# a file process $1 holds open that has since been deleted from disk (not a log, a lock or
+# anything temporary): the process is the last way to its content, and stopping it loses that.
+# (root without the tracing capability may not read another account's descriptors: then they
+# are read as the process's owner)
+od() {
+  u=$(stat -c %U "/proc/$1" 2>/dev/null) || return 1
+  L=$(for x in /proc/$1/fd/*; do readlink "$x"; done 2>/dev/null)
+  [ -z "$L" ] && [ "$u" != root ] && [ "$(id -u)" = 0 ] && L=$(su -s /bin/sh "$u" -c "for x in /proc/$1/fd/*; do readlink \"\$x\"; done" 2>/dev/null)
+  printf '%s\n' "$L" | while IFS= read -r l; do
+    case "$l" in /*' (deleted)') ;; *) continue ;; esac
+    o=${'$'}{l% (deleted)}
+    case "$o" in /tmp/*|/var/tmp/*|/dev/*|/run/*|/proc/*|/var/log/*|*.log|*.log.*|*.tmp|*.swp|*.lock|*.pid|*/.nfs*) continue ;; esac
+    printf '%s' "$o"; break
+  done
 }
 # the running processes a pkill / killall would reach: $2 line (pkill -f), name (pkill), exact
 # (killall); never this probe's own shell, whose command line holds the pattern
@@ -899,6 +916,7 @@ pm() {
       l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
       [ -n "$l" ] && { r "$1" spare "$p"; r "$1" file "$f"; r "$1" says "$l"; break; }
     done
+    o=$(od "$p") && [ -n "$o" ] && { r "$1" spare "$p"; r "$1" file "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; }
   done
   r "$1" done 1
 }
@@ -1238,17 +1256,29 @@ kw() {
   grep -qiE "$KEEP" -- "$2" 2>/dev/null || return 1
   r "$1" note "$2"; r "$1" says "$(grep -m 1 -iE "$KEEP" -- "$2" 2>/dev/null | head -c 300)"
 }
+# the first lines of the file $2 itself say to keep it ("# anonymisation key ... NO OTHER COPY"):
+# emptying it loses what it says is kept nowhere else
+kh() {
+  [ -f "$2" ] && [ ! -L "$2" ] || return 1
+  l=$(head -n 3 -- "$2" 2>/dev/null | grep -m 1 -iE -- "$KEEP" | head -c 300)
+  [ -n "$l" ] || return 1
+  r "$1" note "$2"; r "$1" says "$l"
+}
 # a note beside the file $2 (in its own folder, not below) that says to keep what is there
 kb() {
-  # (a pattern, *.log: a note beside that says to keep and names one of its matches)
+  # (a pattern, *.log: a note beside that says to keep and names one of its matches, or a match
+  # whose own first lines say so)
   case "${'$'}{2##*/}" in *[*?[]*)
+    k=
     for c in "${'$'}{2%/*}"/*; do
       smallnote "$c" && grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
       n=$(find "${'$'}{2%/*}" -maxdepth 1 -type f -name "${'$'}{2##*/}" 2>/dev/null | head -n 200 | while IFS= read -r f; do [ "$f" != "$c" ] && grep -qwF -- "${'$'}{f##*/}" "$c" 2>/dev/null && { printf 1; break; }; done)
-      [ -n "$n" ] && { kw "$1" "$c"; break; }
+      [ -n "$n" ] && { kw "$1" "$c"; k=1; break; }
     done
+    [ -z "$k" ] && find "${'$'}{2%/*}" -maxdepth 1 -type f -name "${'$'}{2##*/}" 2>/dev/null | head -n 50 | while IFS= read -r f; do kh "$1" "$f" && break; done
     r "$1" done 1; return ;;
   esac
+  kh "$1" "$2" && { r "$1" done 1; return; }
   for c in "${'$'}{2%/*}"/*; do
     [ "$c" != "$2" ] && smallnote "$c" || continue
     kw "$1" "$c" && { r "$1" done 1; return; }

@@ -47,6 +47,11 @@ const KINDS: FileKind[] = [
   { words: /\b(object files?|(build|compiler|ci) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$|^build[-_.]\d+\b/, folder: /^(build|dist|out|target|__pycache__|obj|artifacts?)$/ },
 ];
 
+/** A file name that calls it an audit trail (`audit.log`, `uplift-audit.log.2023`, `cmd_audit.log`). */
+export const AUDIT_TRAIL = /(^|[^a-z])audit(s|[^a-z]|$)/;
+/** A request that speaks of audits or audit trails. */
+export const AUDIT_WORD = /\baudit/i;
+
 /** A clause that says what to spare, up to the end of its sentence or clause. */
 const SPARED = /\b(leave|leaving)\b[^.;,]{0,60}?\b(alone|as (it is|they are)|untouched|in place)\b|\b(but |and )?not (the|my|any|its|their)\b[^.;,]*|\b(don'?t|do not|never|without) (touch|touching|delete|deleting|remove|removing)\b[^.;,]*|\bexcept( for)?\b[^.;,]*/gi;
 
@@ -83,6 +88,10 @@ export function offKind(paths: readonly string[], request: string): string[] {
     const parts = p.toLowerCase().split('/').filter(Boolean);
     const name = parts.pop() ?? '';
     if (name.length >= 3 && words.has(name)) return false;
+    // an audit trail is a record kept for others to check, not one of the logs a request clears
+    // to free space: only a request that speaks of audits describes it (cd-audit.log among the
+    // ".log files")
+    if (AUDIT_TRAIL.test(name) && !AUDIT_WORD.test(request)) return true;
     if (patterns.some((re) => re.test(name)) || endings.some((x) => name.endsWith(x))) return false;
     return !kinds.some((k) => k.name.test(name) || parts.some((d) => k.folder.test(d)));
   });

@@ -12,6 +12,7 @@ import { etcFilesForJobs, homePlacesNamed, isUnder, persistencePlace, privilegeP
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
+import { AUDIT_TRAIL } from './file-kinds.js';
 import { onlyTakesAway } from './modes.js';
 export { SHELL_LIMITS } from './shell.js';
 export { inertReason, scriptRunReason } from './inert.js';
@@ -78,6 +79,15 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
   if (how === 'write') return ['/proc/sys/kernel/randomize_va_space', '/proc/sys/kernel/yama/ptrace_scope', '/etc/selinux/config', '/sys/kernel/security'].some((p) => isUnder(e.path, p));
   return ['/etc/apparmor.d', '/etc/audit', '/etc/selinux', '/etc/ufw', '/etc/fail2ban'].some((p) => isUnder(e.path, p));
 }
+
+/**
+ * A setting written that switches a control off: an audit, a PIN or a witness required, a second
+ * factor, a verification (`audit=off`, `require_pin=no`, `verify_signatures: false`).
+ */
+const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
+
+/** File endings of configuration: an audit's settings are not its trail. */
+const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;
 
 /** sshd settings that open logins up: root by password, passwords at all, empty passwords, loose key files. */
 const WEAK_SSHD = /\b(PermitRootLogin\s+yes|PasswordAuthentication\s+yes|PermitEmptyPasswords\s+yes|StrictModes\s+no)\b/i;
@@ -157,6 +167,11 @@ export function extractFacts(req: ActionRequest): Facts {
     // an edit read as account changes is recorded as those changes (facts/accounts.ts)
     if (priv && !effects.modeChanges.includes(w) && !w.accounts) effects.privilege.push({ kind: 'edits-' + priv.replace(/^\/etc\//, ''), detail: `${w.by} ${w.path}` });
     if (effects.writes.includes(w) && disablesSecurity(w, 'write')) flags.add('disable-security');
+    // an in-place edit that sets a control to off
+    if (effects.writes.includes(w) && w.by === 'sed -i' && facts.commands.some((c) => c.name === 'sed' && writtenWords(c).some((a) => CONTROL_OFF.test(a)))) flags.add('disable-security');
+    // an audit trail edited, emptied or written over (appending to it or compressing it is not)
+    const name = w.path.split('/').pop() ?? '';
+    if (effects.writes.includes(w) && AUDIT_TRAIL.test(name.toLowerCase()) && !CONFIG_ENDING.test(name) && !w.glob && !/>>$|^(gzip|bzip2|xz|zstd|tar|touch|mkdir|chmod|chown|chgrp|ln)\b/.test(w.by) && !/\s-a\b/.test(w.by)) flags.add('audit-erase');
     // the sshd configuration written with a setting that opens logins up
     if (effects.writes.includes(w) && /\/sshd_config(\.d\/[^/]+)?$/.test(w.path) && facts.commands.some((c) => writtenWords(c).some((a) => WEAK_SSHD.test(a)))) flags.add('weakens-login');
   }

@@ -574,6 +574,9 @@ function outputRedirects(an: Analysis, redirs: Redirect[], scope: Scope, cmd: Si
       if (isDevicePath(e.path)) an.flags.add('writes-device');
       const truncates = op === '>' || op === '>|' || op === '&>';
       if (truncates && isLogPath(e.path)) an.flags.add(e.path.endsWith('history') ? 'history-wipe' : 'log-tamper');
+      // a redirect with nothing to write (`: > f`, `true > f`, `> f`) empties the file, as
+      // `truncate -s 0` does: what it held is lost
+      if (truncates && (!cmd || cmd.name === ':' || cmd.name === 'true')) an.effects.deletes.push({ ...e, by: 'truncate -s 0' });
       if (fd === 1 || op === '&>' || op === '&>>') {
         if (out.endless && !isDevicePath(e.path)) an.effects.exhaustion.push({ kind: 'unbounded-write', detail: `${cmd?.name ?? 'output'} writes without end into ${e.path}` });
         if (out.secret) an.tainted.add(e.path);
