@@ -829,5 +829,8 @@ describe('emptying by a redirect with nothing to write', () => {
     expect(facts('for f in ~/logs/*.log; do : > "$f"; done', 'empty my logs', home).effects.deletes).toEqual([expect.objectContaining({ path: '/home/user/logs/*.log', by: 'truncate -s 0', glob: true })]);
     expect(facts('echo done >> ~/logs/app.log', 'note it in my app log', home).effects.deletes).toEqual([]);
     expect(facts('echo hello > ~/greeting.txt', 'write hello to greeting.txt', home).effects.deletes).toEqual([]);
+    // a history is read as wiped traces, and a file the command moved away is made afresh
+    expect(facts(': > ~/.ash_history', 'clear my shell history', home).effects.deletes).toEqual([]);
+    expect(facts('mv app.log app-old.log && : > app.log', 'rotate my app log', home).effects.deletes.map((d) => d.by)).toEqual(['mv']);
   });
 });
