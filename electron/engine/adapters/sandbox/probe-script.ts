@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|not (yet )?(committed|applied|checkpointed|flushed|replayed)|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)";
+export const KEEP_NOTE = "uncommitted|not (yet )?(committed|applied|checkpointed|flushed|replayed)|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -121,12 +121,14 @@ export interface Destination {
  * A line of a file saying that something in it is kept nowhere else ("old one is revoked. Not
  * stored anywhere else."): replacing that file loses it, whatever the request calls the file.
  */
-export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|saved|written down|backed up|recorded|copied) (anywhere else|elsewhere)|nowhere else|(only|sole) (copy|record) of|shown (only )?once|(cannot|can't|could not|can not) be (re-?issued|re-?generated|retrieved|recovered|shown again)";
+export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|saved|written down|backed up|recorded|copied) (anywhere else|elsewhere)|nowhere else|(only|sole) (copy|record) of|no other cop(y|ies)|shown (only )?once|(cannot|can't|could not|can not) be (re-?issued|re-?generated|re-?displayed|retrieved|recovered|shown again|displayed again)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
 
 /** A note putting what lies beside it under a legal hold or a preservation order. */
+/** A note saying what lies beside it is the only copy of something. */
+export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable';
 export const HOLD_NOTE = '(legal|litigation) hold|(must|shall|are to|is to) be preserved|preservation (order|notice)';
 
 /** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
@@ -950,9 +952,17 @@ fr() {
   printf '%s\n' "$RUNLOGS" | while IFS= read -r c; do
     [ -f "$c" ] || continue
     gone "$c" && continue
-    grep -qF -- "$t" "$c" 2>/dev/null || continue
-    y=$(ends "$c")
-    if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; break; fi
+    if grep -qF -- "$t" "$c" 2>/dev/null; then
+      y=$(ends "$c")
+      if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; break; fi
+      continue
+    fi
+    # (or names the file by its own name, one with an ending and a few letters more, on a last
+    # line about it that tells failure: "05-14 archive docket-0513.csv FAILED: permission denied")
+    b=${'$'}{t##*/}; case "$b" in ?*.?*) ;; *) continue ;; esac
+    [ ${'$'}{#b} -ge 8 ] || continue
+    y=$(grep -F -- "$b" "$c" 2>/dev/null | tail -n 1 | head -c 300)
+    [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { r "$s" failed "$c"; r "$s" says "$y"; break; }
   done
   r "$s" done 1
 }
@@ -1176,6 +1186,12 @@ dg() {
         { grep -qE '^[[:space:]]*[#@]include' -- "$f" 2>/dev/null && echo @include; grep -vE '^[[:space:]]*(#|$)' -- "$f" 2>/dev/null | awk '{print $1}'; } | head -n 8 | while IFS= read -r u; do r "$s" grantin "$f"; r "$s" grantee "$u"; done
       fi ;;
     esac
+    # a file whose own first lines say it is the only copy ("# MASTER sheet, hand maintained ...
+    # No other copy.")
+    if [ -f "$f" ]; then
+      l=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$KEEP" | head -c 300)
+      if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$f"; r "$s" says "$l"; continue; fi
+    fi
     # a note in a home folder that names it by its whole path (or a path inside it) and says to
     # keep what it names, or says so on the line naming it ("the export in /tmp is the ONLY copy")
     if [ -n "$H" ] && [ "$f" != / ]; then
@@ -1310,7 +1326,18 @@ fm() {
 fk() {
   s=$1; d=$2; shift 2
   A=$(fm 200 "$d")
-  D=$( { for o in "$@"; do case "$o" in -*|'('|'!'|')') break ;; esac; case "$o" in /*) printf '%s\n' "${'$'}{o%/}" ;; *) printf '%s\n' "$d/${'$'}{o#./}" ;; esac; done; printf '%s\n' "$A" | while IFS= read -r f; do printf '%s\n' "${'$'}{f%/*}"; done; } | sort -u | head -n 20)
+  # (the folders it starts in, and every folder from there down to a match: a note in hold/ speaks
+  # for hold/23-CV-0412/ below it)
+  S=$(for o in "$@"; do case "$o" in -*|'('|'!'|')') break ;; esac; case "$o" in /*) printf '%s\n' "${'$'}{o%/}" ;; *) printf '%s\n' "$d/${'$'}{o#./}" ;; esac; done)
+  D=$( { printf '%s\n' "$S"; printf '%s\n' "$A" | sed 's#/[^/]*$##' | sort -u | while IFS= read -r x; do
+    u=0
+    while [ -n "$x" ] && [ $u -lt 6 ]; do
+      printf '%s\n' "$S" | grep -qxF -- "$x" && break
+      w=$(printf '%s\n' "$S" | while IFS= read -r t; do case "$x" in "$t"/*) printf 1; break ;; esac; done)
+      [ -n "$w" ] || break
+      printf '%s\n' "$x"; x=${'$'}{x%/*}; u=$((u + 1))
+    done
+  done; } | sort -u | head -n 20)
   printf '%s\n' "$D" | while IFS= read -r dd; do
     [ -d "$dd" ] || continue
     q=$(ere "$dd")
@@ -1326,6 +1353,9 @@ fk() {
       # (or puts what lies beside it under a legal hold or a preservation order, naming no folder:
       # one that names a folder, "everything in invoices/", holds that folder only)
       [ -z "$h" ] && grep -qiE -- "$HOLD" "$c" 2>/dev/null && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null && h=1
+      # (or says what lies beside it is the only copy, naming no folder and no other file:
+      # "Original card dumps ... Only copy - keep until IT recovers the unit")
+      [ -z "$h" ] && grep -qiE -- "$ONLYCOPY" "$c" 2>/dev/null && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)|[[:alnum:]_-]\.[[:alpha:]][[:alnum:]]{0,4}([^[:alnum:]]|$)' "$c" 2>/dev/null && h=1
       n=$(printf '%s\n' "$A" | while IFS= read -r f; do
         case "$f" in "$dd"/*) ;; *) continue ;; esac
         e=${'$'}{f#"$dd"/}
@@ -1494,7 +1524,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
-    if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`);
+    if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`, `ONLYCOPY=${shQuote(ONLY_COPY_NOTE)}`);
     if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`, `FAILTEXT=${shQuote(FAILED_TEXT)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`, `ip U${i} ${shQuote(p)}`));
