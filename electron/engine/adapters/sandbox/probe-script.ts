@@ -1187,8 +1187,8 @@ dg() {
       fi ;;
     esac
     # a file whose own first lines say it is the only copy ("# MASTER sheet, hand maintained ...
-    # No other copy.")
-    if [ -f "$f" ]; then
+    # No other copy."); not a note, which speaks of other files
+    if [ -f "$f" ] && ! notename "$f"; then
       l=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$KEEP" | head -c 300)
       if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$f"; r "$s" says "$l"; continue; fi
     fi
