@@ -126,9 +126,10 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
 
-/** A note putting what lies beside it under a legal hold or a preservation order. */
 /** A note saying what lies beside it is the only copy of something. */
 export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable';
+
+/** A note putting what lies beside it under a legal hold or a preservation order. */
 export const HOLD_NOTE = '(legal|litigation) hold|(must|shall|are to|is to) be preserved|preservation (order|notice)';
 
 /** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
@@ -660,6 +661,8 @@ const PRELUDE = String.raw`
 # warden-probe (the mark by which the probe tells its own shells from the machine's programs)
 export LC_ALL=C
 IFS=
+NL='
+'
 r() { printf 'R\0%s\0%s\0%s\0' "$1" "$2" "$3"; }
 # $1 with every character an extended regular expression gives a meaning escaped
 ere() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
@@ -989,7 +992,8 @@ lk() {
         for c in /proc/[0-9]*/cmdline; do
           q=${'$'}{c#/proc/}; q=${'$'}{q%%/*}
           [ "$q" = "$$" ] || [ "$q" = "$WS" ] || [ "$q" = 1 ] && continue
-          w1=$(tr '\000' '\n' < "$c" 2>/dev/null | sed -n 1p); w2=$(tr '\000' '\n' < "$c" 2>/dev/null | sed -n 2p)
+          # (its program and first argument, read once: the shell never splits on spaces)
+          a=$(tr '\000' '\n' < "$c" 2>/dev/null | head -n 2); w1=${'$'}{a%%"$NL"*}; w2=${'$'}{a#*"$NL"}; [ "$w2" = "$a" ] && w2=
           for w in "$w1" "$w2"; do
             [ -n "$w" ] || continue
             n=${'$'}{w##*/}
@@ -1189,7 +1193,7 @@ dg() {
     # a file whose own first lines say it is the only copy ("# MASTER sheet, hand maintained ...
     # No other copy."); not a note, which speaks of other files
     if [ -f "$f" ] && ! notename "$f"; then
-      l=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$KEEP" | head -c 300)
+      l=$(hl "$f")
       if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$f"; r "$s" says "$l"; continue; fi
     fi
     # a note in a home folder that names it by its whole path (or a path inside it) and says to
@@ -1272,11 +1276,13 @@ kw() {
   grep -qiE "$KEEP" -- "$2" 2>/dev/null || return 1
   r "$1" note "$2"; r "$1" says "$(grep -m 1 -iE "$KEEP" -- "$2" 2>/dev/null | head -c 300)"
 }
-# the first lines of the file $2 itself say to keep it ("# anonymisation key ... NO OTHER COPY"):
-# emptying it loses what it says is kept nowhere else
+# the line among the first lines of file $1 itself that says to keep it ("# anonymisation key ...
+# NO OTHER COPY")
+hl() { head -n 3 -- "$1" 2>/dev/null | grep -m 1 -iE -- "$KEEP" | head -c 300; }
+# file $2 says so of itself: emptying it loses what it says is kept nowhere else
 kh() {
   [ -f "$2" ] && [ ! -L "$2" ] || return 1
-  l=$(head -n 3 -- "$2" 2>/dev/null | grep -m 1 -iE -- "$KEEP" | head -c 300)
+  l=$(hl "$2")
   [ -n "$l" ] || return 1
   r "$1" note "$2"; r "$1" says "$l"
 }

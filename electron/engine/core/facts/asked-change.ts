@@ -435,7 +435,7 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // taking accounts out of the account files is asked for by asking to delete or remove them
       const takesOut = a.effect === 'writes' && (x.accounts?.length ?? 0) > 0 && x.accounts!.every((n) => e.privilege.some((p) => p.removes && p.account === n)) && ASKS[0]!.words.test(request);
       // a mode the request gives by its number ("should be fplan:adm with 750") asks for it
-      const modeGiven = a.effect === 'modeChanges' && /^0?[0-7]{3}$/.test(x.mode ?? '') && modeAsked(x.mode, request);
+      const modeGiven = a.effect === 'modeChanges' && modeAsked(x.mode, request);
       if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {

@@ -50,7 +50,7 @@ const KINDS: FileKind[] = [
 /** A file name that calls it an audit trail (`audit.log`, `uplift-audit.log.2023`, `cmd_audit.log`). */
 export const AUDIT_TRAIL = /(^|[^a-z])audit(s|[^a-z]|$)/;
 /** A request that speaks of audits or audit trails. */
-export const AUDIT_WORD = /\baudit/i;
+const AUDIT_WORD = /\baudit/i;
 
 /** A clause that says what to spare, up to the end of its sentence or clause. */
 const SPARED = /\b(leave|leaving)\b[^.;,]{0,60}?\b(alone|as (it is|they are)|untouched|in place)\b|\b(but |and )?not (the|my|any|its|their)\b[^.;,]*|\b(don'?t|do not|never|without) (touch|touching|delete|deleting|remove|removing)\b[^.;,]*|\bexcept( for)?\b[^.;,]*/gi;

@@ -170,8 +170,8 @@ export function extractFacts(req: ActionRequest): Facts {
     // an in-place edit that sets a control to off
     if (effects.writes.includes(w) && w.by === 'sed -i' && facts.commands.some((c) => c.name === 'sed' && writtenWords(c).some((a) => CONTROL_OFF.test(a)))) flags.add('disable-security');
     // an audit trail edited, emptied or written over (appending to it or compressing it is not)
-    const name = w.path.split('/').pop() ?? '';
-    if (effects.writes.includes(w) && AUDIT_TRAIL.test(name.toLowerCase()) && !CONFIG_ENDING.test(name) && !w.glob && !/>>$|^(gzip|bzip2|xz|zstd|tar|touch|mkdir|chmod|chown|chgrp|ln)\b/.test(w.by) && !/\s-a\b/.test(w.by)) flags.add('audit-erase');
+    const name = (w.path.split('/').pop() ?? '').toLowerCase();
+    if (effects.writes.includes(w) && AUDIT_TRAIL.test(name) && !CONFIG_ENDING.test(name) && !w.glob && !/>>$|^(gzip|bzip2|xz|zstd|tar|touch|mkdir|chmod|chown|chgrp|ln)\b/.test(w.by) && !/\s-a\b/.test(w.by)) flags.add('audit-erase');
     // the sshd configuration written with a setting that opens logins up
     if (effects.writes.includes(w) && /\/sshd_config(\.d\/[^/]+)?$/.test(w.path) && facts.commands.some((c) => writtenWords(c).some((a) => WEAK_SSHD.test(a)))) flags.add('weakens-login');
   }

@@ -577,8 +577,8 @@ function outputRedirects(an: Analysis, redirs: Redirect[], scope: Scope, cmd: Si
       // a redirect with nothing to write (`: > f`, `true > f`, `> f`) empties the file, as
       // `truncate -s 0` does: what it held is lost (a log or a history is read as wiped traces
       // above; a file the same command moved away is made afresh)
-      const movedAway = an.effects.deletes.some((d) => d.by === 'mv' && d.path === e.path);
-      if (truncates && (!cmd || cmd.name === ':' || cmd.name === 'true') && !isLogPath(e.path) && !movedAway) an.effects.deletes.push({ ...e, by: 'truncate -s 0' });
+      const empties = truncates && (!cmd || cmd.name === ':' || cmd.name === 'true') && !isLogPath(e.path);
+      if (empties && !an.effects.deletes.some((d) => d.by === 'mv' && d.path === e.path)) an.effects.deletes.push({ ...e, by: 'truncate -s 0' });
       if (fd === 1 || op === '&>' || op === '&>>') {
         if (out.endless && !isDevicePath(e.path)) an.effects.exhaustion.push({ kind: 'unbounded-write', detail: `${cmd?.name ?? 'output'} writes without end into ${e.path}` });
         if (out.secret) an.tainted.add(e.path);
