@@ -126,6 +126,13 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
 
+/**
+ * What a file's own first lines say when it is not to be shared (extended regular expression,
+ * any case): "CONFIDENTIAL", "internal only", "never share outside the core", patient or personal
+ * data. Opening a folder to every account hands such a file out with the rest.
+ */
+export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)";
+
 /** A note saying what lies beside it is the only copy of something. */
 export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable';
 
@@ -264,6 +271,10 @@ export interface ProbePlan {
   accounts: { name: string; id: string; of: 'passwd' | 'group' }[];
   /** Groups the action takes out of /etc/group, looked up as accounts' primary groups. */
   groupsOut: string[];
+  /** Accounts the action takes out of /etc/passwd, looked up among the running processes' owners. */
+  accountsOut?: string[];
+  /** Crontabs the action removes or replaces whole (`crontab -r`, a table installed without `crontab -l`): their jobs are read. */
+  tables?: string[];
   /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
   texts: string[];
   /**
@@ -644,6 +655,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     groupsOut: removedNames(e, 'group').slice(0, MAX_NOTED),
+    accountsOut: removedNames(e, 'passwd').slice(0, MAX_NOTED),
+    tables: [...new Set([...e.deletes.filter((x) => x.by === 'crontab -r' && !x.recursive), ...e.writes.filter((x) => x.by === 'crontab')].filter((x) => fixed(x) && x.path.startsWith('/var/spool/cron/')).map((x) => x.path))].slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
     served: e.reads
@@ -721,7 +734,11 @@ tt() {
   o=$(stat -c %U -- "$2" 2>/dev/null)
   x=$(find "$2" -xdev -maxdepth ${TREE_DEPTH} ! -user "$o" 2>/dev/null | head -n 1)
   [ -n "$x" ] && r "$1" foreign "$x" && r "$1" foreignowner "$(stat -c %U -- "$x" 2>/dev/null)"
-  find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f ! -perm -004 2>/dev/null | head -n ${TREE_PRIVATE} | while IFS= read -r y; do r "$1" private "$y"; done
+  find "$2" -xdev -maxdepth ${TREE_DEPTH} -type f ! -perm -004 2>/dev/null | head -n ${TREE_PRIVATE} | while IFS= read -r y; do
+    r "$1" private "$y"
+    # (a closed file whose own first lines mark it as not to be shared)
+    head -n 3 -- "$y" 2>/dev/null | grep -qiE -- "$MARKED" && r "$1" marked "$y"
+  done
   r "$1" done 1
 }
 ov() {
@@ -948,6 +965,15 @@ fr() {
       case "${'$'}{c##*/}" in *log*|*LOG*|*.out|*.err|*status*|*STATUS*|*state*|*result*|*.txt|*.md|README*|NOTES*) ;; *) continue ;; esac
       y=$(ends "$c")
       if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; fi
+      # (or whose last line naming one of the files deleted, by its own name, tells failure:
+      # "run-0415.tar.gz FAILED checksum mismatch - keep local copy" in an upload log beside them)
+      while IFS= read -r x; do
+        b=${'$'}{x##*/}; [ ${'$'}{#b} -ge 8 ] || continue
+        y=$(grep -F -- "$b" "$c" 2>/dev/null | tail -n 1 | head -c 300)
+        [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; }
+      done <<WARDEN_GONE
+$(if [ "$g" = - ]; then [ -f "$t" ] && printf '%s\n' "$t"; else for x in $g; do [ -f "$x" ] && printf '%s\n' "$x"; done; fi | head -n 50)
+WARDEN_GONE
     done
   done
   # (the logs and status files of the machine are listed once, for every target)
@@ -968,6 +994,25 @@ fr() {
     [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { r "$s" failed "$c"; r "$s" says "$y"; break; }
   done
   r "$s" done 1
+}
+# the processes that run as account $2 (by its user id in /etc/passwd)
+ab() {
+  u=$(awk -F: -v n="$2" '$1 == n { print $3; exit }' /etc/passwd 2>/dev/null)
+  if [ -n "$u" ]; then
+    for d in /proc/[0-9]*; do
+      q=${'$'}{d#/proc/}
+      [ "$q" = "$$" ] || [ "$q" = "$WS" ] && continue
+      [ "$(awk '$1 == "Uid:" { print $2; exit }' "$d/status" 2>/dev/null)" = "$u" ] || continue
+      r "$1" proc "$q $(tr '\000' ' ' < "$d/cmdline" 2>/dev/null | head -c 200)"
+      break
+    done
+  fi
+  r "$1" done 1
+}
+# the jobs of crontab $2: its lines but comments, blank lines and settings
+cj() {
+  [ -f "$2" ] && grep -vE '^[[:space:]]*(#|$|[A-Za-z_][A-Za-z0-9_]*[[:space:]]*=)' -- "$2" 2>/dev/null | head -n 50 | while IFS= read -r l; do r "$1" job "$(printf '%s' "$l" | head -c 300)"; done
+  r "$1" done 1
 }
 # the running process that holds a pid or lock file: the pid written in it, or a process with it open
 lk() {
@@ -1526,6 +1571,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.globs.forEach((g, i) => lines.push(`gg g${i} ${shQuote(g)}`));
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.scriptGlobs.forEach((p, i) => lines.push(`sg S${i} ${shQuote(p)}`));
+    if (plan.trees.length > 0) lines.push(`MARKED=${shQuote(MARKED_NOTE)}`);
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
@@ -1548,6 +1594,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.listed ?? []).forEach((x, i) => lines.push(`li L${i} ${shQuote(x.list)} ${x.targets.map(shQuote).join(' ')}`));
     (plan.claimed ?? []).forEach((x, i) => lines.push(`fr c${i} ${shQuote(x.target)} ${shQuote(x.glob ?? '-')} ${x.places.map(shQuote).join(' ')}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
+    (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));
+    (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0] ?? '')} G2=${shQuote(x.glued[1] ?? '')} SR=${shQuote(x.re)} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
@@ -1789,7 +1837,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('tree', p, `t${i}`, 'the folder could not be looked through', (rec) => {
       const closed = rec.get('private') ?? [];
       // a secret by its name (a key, a .env, credentials) among the files closed to others
-      const secret = closed.find((f) => isSensitivePath(f, '/root')) ?? '';
+      const secret = closed.find((f) => isSensitivePath(f, '/root')) ?? rec.get('marked')?.[0] ?? '';
       return { foreign: rec.get('foreign')?.[0] ?? '', foreignOwner: rec.get('foreignowner')?.[0] ?? '', private: closed[0] ?? '', secret };
     }),
   );
@@ -1870,6 +1918,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   plan.accounts.forEach((a, i) =>
     answer('account-id', `${a.of}:${a.name}`, `a${i}`, `/etc/${a.of} could not be read`, (rec) => ({ id: a.id, holder: rec.get('holder')?.[0] ?? '', exists: rec.get('exists')?.[0] === '1' })),
   );
+  (plan.accountsOut ?? []).forEach((a, i) => answer('account-busy', a, `A${i}`, 'the running processes could not be read', (rec) => rec.get('proc')?.[0] ?? ''));
+  (plan.tables ?? []).forEach((t, i) => answer('cron-jobs', t, `J${i}`, 'the crontab could not be read', (rec) => rec.get('job') ?? []));
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));
   plan.blanks.forEach((p, i) => answer('holds-bytes', p, `z${i}`, 'the file could not be read', (rec) => rec.get('bytes')?.[0] === '1'));
   plan.finds.forEach((f, i) => {

@@ -4,6 +4,7 @@
  */
 import type { ProbeResult } from '../../../../shared/types.js';
 import { resolveLinkTarget } from '../facts/paths.js';
+import { programWord } from '../facts/shell-commands.js';
 
 /** One probed path. */
 export interface ProbedPath {
@@ -103,6 +104,10 @@ export interface ProbesEnv {
    * (`PID ARGS`), or that could not be looked at, with why.
    */
   lockHolders: Record<string, string>;
+  /** Accounts the action takes out that still run a process: the account and the process (pid, command line). */
+  busyAccounts: { account: string; process: string }[];
+  /** Jobs of crontabs the action removes or replaces whole: the line, its program's file name, that name without its ending, and that with - _ . read as spaces. */
+  cronJobs: { table: string; line: string; program: string; stem: string; words: string }[];
   /** What the request says was already processed or copied, and the sign beside it that the run failed (a marker file, or a log's last word). */
   failedRuns: { target: string; file: string; says: string }[];
   /**
@@ -159,6 +164,15 @@ export interface ProbesEnv {
  * The name of the setting a configuration line sets: the word before = or : (`port = 8080`,
  * `  port: 8080`, `PORT=8080`), or a directive's first word (`listen 8080;`, `Listen 8080`).
  */
+/** The file name of the program a crontab line runs (its schedule skipped; a script an interpreter is given), or ''. */
+export function cronProgram(line: string): string {
+  const fields = line.trim().split(/\s+/);
+  const cmd = fields.slice(fields[0]?.startsWith('@') ? 1 : 5);
+  const words = cmd.join(' ').split(/[;&|]/)[0]!.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)).map((w) => w.replace(/^['"]|['"]$/g, ''));
+  const word = programWord(words) ?? '';
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
 export function settingKey(line: string): string {
   const m = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*(?:[=:](?!\/\/)|\s+\S)/.exec(line);
   return m?.[1] ?? '';
@@ -166,7 +180,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, busyAccounts: [], cronJobs: [], failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -240,6 +254,15 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       const spared = Array.isArray(x.spared) ? (x.spared as Record<string, unknown>[]).map((y) => ({ pid: String(y['pid'] ?? ''), file: String(y['file'] ?? ''), says: String(y['says'] ?? '') })) : [];
       env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [], runs: Array.isArray(x.runs) ? x.runs.map(String) : [], spared };
     } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
+    else if (r.probe === 'account-busy' && typeof v === 'string' && v !== '') env.busyAccounts.push({ account: r.target, process: v });
+    else if (r.probe === 'cron-jobs' && Array.isArray(v)) {
+      for (const line of v.map(String)) {
+        const program = cronProgram(line);
+        if (program === '') continue;
+        const stem = program.replace(/\.[A-Za-z0-9]{1,4}$/, '');
+        env.cronJobs.push({ table: r.target, line, program, stem, words: stem.replace(/[-_.]+/g, ' ') });
+      }
+    }
     else if (r.probe === 'failed-run' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.failedRuns.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
     } else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {

@@ -13,7 +13,7 @@ import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } fro
 import { sqlFacts } from './sql.js';
 import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedNewShell, sedShadowLock } from './accounts.js';
 import { CRON_TABLE, sedArgs, sedS, sedTakesOutNamedJobs } from './sed.js';
-import { addExec, analyseNested, pathEffects, type Analysis, type Feed } from './shell.js';
+import { addExec, analyseNested, pathEffects, psMatched, type Analysis, type Feed } from './shell.js';
 
 /** Shells: text they run is parsed as shell code. */
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash']);
@@ -890,7 +890,9 @@ function signalCommand(c: Call): void {
   if (name !== 'kill') for (let i = 0; i < targets.length; i++) if (/^(\.|\.\*|\.\+|\^|\$|\^\.\*\$?|\.\*\$)$/.test(targets[i]!)) targets[i] = '-1';
   // how a name reaches processes, for the probe that lists what it matches
   const match = name === 'pkill' || name === 'killall' ? (exact && !line ? 'exact' : line ? 'line' : 'name') : undefined;
-  for (const t of targets) signalByName(an, t, sig, name, match && t !== '-1' ? match : undefined);
+  // (a pattern a grep picked out of `ps` reaches whole command lines, as pkill -f's does)
+  const fromPs = psMatched(an);
+  for (const t of targets) signalByName(an, t, sig, name, match && t !== '-1' ? match : name === 'kill' && fromPs.has(t) ? 'line' : undefined);
   if (user !== undefined && targets.length === 0) E.signals.push({ target: 'all of a user', signal: sig, by: `${name} -u ${user}` });
 }
 
@@ -1124,6 +1126,10 @@ export function persistedText(an: Analysis, path: string, text: string | undefin
     }
   } else if (/(\.bashrc|\.bash_profile|\.profile|\.zshrc|\.zprofile|\.bash_login|rc\.local|\/etc\/profile.*|\/etc\/init\.d\/.*|\/\.git\/hooks\/.*|\/etc\/bash\.bashrc|\/etc\/update-motd\.d\/.*)$/.test(path)) {
     analyseNested(an, text, 'start-up script', scope);
+  } else if (/\.sh$|\/s?bin\/[^/]+$/.test(path)) {
+    // a line written into a script runs whenever the script does (its cron job, its service):
+    // it is read as the code it is
+    analyseNested(an, text, 'script line', scope);
   } else return;
   an.flags.add('persisted-code');
 }
@@ -1987,6 +1993,21 @@ function outputOf(c: Call): Feed {
         if (listed) return { paths: listed };
       }
       if (!stdin) return {};
+      // the process list narrowed by a grep (one pattern, not inverted) or passed on by a
+      // column picker: the lines still stand for the processes they list
+      if (stdin.procs) {
+        if (name === 'grep') {
+          const { flags: gf, operands: go } = splitFlags(args, ['-e', '-m']);
+          const known = [...gf].every((f) => /^-[iEFw]+$/.test(f));
+          if (known && stdin.procs.pattern === '' && go.length === 1 && go[0] !== '') return { procs: { pattern: go[0]! } };
+          return {};
+        }
+        if (name === 'awk' || name === 'cut' || name === 'head' || name === 'tail' || name === 'sort' || name === 'uniq') {
+          // (an awk program with its own /pattern/ narrows the lines further: not read)
+          if (name === 'awk' && /\/[^/]*\/|\$\d+\s*[=~!]=?|~/.test(args.find((a) => !a.startsWith('-')) ?? '')) return {};
+          return { procs: stdin.procs };
+        }
+      }
       const passText = name === 'cat' || name === 'tee';
       const out: Feed = {};
       if (stdin.download) out.download = true;
@@ -2068,6 +2089,8 @@ function outputOf(c: Call): Feed {
       return c.scope.cwdKnown ? { text: c.scope.cwd } : {};
     case 'yes':
       return { endless: true };
+    case 'ps':
+      return { procs: { pattern: '' } };
     case 'pgrep':
     case 'pidof': {
       // kill $(pgrep sshd) signals sshd: the lookup stands for the process it names

@@ -46,6 +46,11 @@ export interface Feed {
   secret?: boolean;
   /** It never ends (/dev/zero, /dev/urandom, yes). */
   endless?: boolean;
+  /**
+   * The process list (`ps`), narrowed by a grep to the lines matching `pattern` (empty: every
+   * process): the ids a kill takes from it are those of the processes whose command lines match.
+   */
+  procs?: { pattern: string };
 }
 
 /** Where a shell analysis writes its findings. */
@@ -80,6 +85,14 @@ export interface Analysis extends ShellSink {
   sep: string;
   /** The simple command (and its command form) a statement's redirects belong to. */
   lastCall: { cmd: SimpleCommand; form: { sep: string; text: string } } | undefined;
+}
+
+/** Patterns a kill took from the process list through a grep (`kill $(ps | grep P | awk ...)`), per analysis. */
+const PS_MATCHED = new WeakMap<Effects, Set<string>>();
+export function psMatched(an: Analysis): Set<string> {
+  let m = PS_MATCHED.get(an.effects);
+  if (!m) PS_MATCHED.set(an.effects, (m = new Set()));
+  return m;
 }
 
 /** Records a dynamic-execution finding (and the flag of the same name). */
@@ -399,6 +412,13 @@ function walkCall(an: Analysis, call: CallExpr, scope: Scope, stdin: Feed | unde
     if (i > 0 && infos.slice(0, i).some((x) => x.value === 'kill') && info.dynamic && info.value === '$(...)' && info.substs.length === 1 && file && /\.pid$/.test(file)) {
       info.value = `${PIDFILE}${file}`;
       info.dynamic = false;
+    }
+    // kill $(ps | grep '[a]pp' | awk '{print $1}'): the processes whose command lines match
+    const procs = substOut[i]?.[0]?.procs;
+    if (i > 0 && infos.slice(0, i).some((x) => x.value === 'kill') && info.dynamic && info.value === '$(...)' && info.substs.length === 1 && procs) {
+      info.value = procs.pattern === '' ? '-1' : procs.pattern;
+      info.dynamic = false;
+      if (procs.pattern !== '') psMatched(an).add(procs.pattern);
     }
   });
   const argv = infos.map((i) => i.value);
