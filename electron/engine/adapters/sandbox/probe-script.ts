@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|not (yet )?(committed|applied|checkpointed|flushed|replayed)|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
+export const KEEP_NOTE = "uncommitted|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known) )?(copy|copies|backup|version)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (this|these|the files)|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -122,6 +122,13 @@ export interface Destination {
  * stored anywhere else."): replacing that file loses it, whatever the request calls the file.
  */
 export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|saved|written down|backed up|recorded|copied) (anywhere else|elsewhere)|nowhere else|(only|sole) (copy|record) of|no other cop(y|ies)|shown (only )?once|(cannot|can't|could not|can not) be (re-?issued|re-?generated|re-?displayed|retrieved|recovered|shown again|displayed again)";
+
+/**
+ * A comment in a file saying its own lines are to be kept when it is replaced ("LOCAL SITE
+ * SETTINGS - do not replace with encoder.conf.dist", "KEEP these lines on upgrades"): copying a
+ * default or a new version over it loses them, whatever the request calls that copy.
+ */
+export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
@@ -155,7 +162,7 @@ export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (kee
 export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
 
 /** A line saying a running process must not be stopped. */
-export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))|if (it is |it's |it gets |the [a-z]+ is )?(interrupted|killed|stopped|aborted)[^.]{0,80}(lock|half|corrupt|inconsistent|lost|restor|broken|damag|unusable)";
+export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(stopping|killing|interrupting|cancell?ing) (it |this |the [a-z]+ )?(now |here |mid-?way |half ?way )?(loses|will lose|would lose|corrupts|will corrupt|would corrupt|bricks|breaks)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))|if (it is |it's |it gets |the [a-z]+ is )?(interrupted|killed|stopped|aborted)[^.]{0,80}(lock|half|corrupt|inconsistent|lost|restor|broken|damag|unusable)";
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
@@ -870,11 +877,15 @@ pf() {
            # the login message, or a folder its command line names (its data folder)
            ds=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | while IFS= read -r a; do [ -d "$a" ] && printf '%s\n' "$a"; done | head -n 5)
            # (the shell runs with IFS empty, so the list is read a line at a time, never split)
+           # (and, named by id or not, the files beside the pid file in a folder of its own: the
+           # log a job keeps next to its pid file)
            { for f in /run/* /var/run/* /var/lock/* /tmp/* /etc/motd; do printf '%s\n' "$f"; done
              printf '%s\n' "$ds" | while IFS= read -r a; do [ -n "$a" ] || continue; for f in "$a"/*; do printf '%s\n' "$f"; done; done
+             case "${'$'}{2%/*}" in ''|/run|/var/run|/var/lock|/tmp|/var/tmp) ;; *) for f in "${'$'}{2%/*}"/*; do printf '+%s\n' "$f"; done ;; esac
            } | while IFS= read -r f; do
+             case "$f" in +*) f=${'$'}{f#+}; own=1 ;; *) own= ;; esac
              [ -f "$f" ] && [ ! -L "$f" ] && [ ! "$f" -ef "$2" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
-             grep -qw -- "$v" "$f" 2>/dev/null || continue
+             [ -n "$own" ] || grep -qw -- "$v" "$f" 2>/dev/null || continue
              l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
              [ -n "$l" ] && { r "$1" spare "$f"; r "$1" says "$l"; break; }
            done
@@ -1453,6 +1464,9 @@ rn() {
   if [ ! -L "$t" ] && [ "$(stat -c %s -- "$t" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ]; then
     l=$(grep -m 1 -iE -- "$ONLYHERE" "$t" 2>/dev/null | head -c 300)
     [ -n "$l" ] && { r "$s" note "$t"; r "$s" says "$l"; r "$s" done 1; return; }
+    # (or a comment of its own saying its lines are to be kept over a default or an upgrade)
+    l=$(grep -E '^[[:space:]]*(#|;|//)' -- "$t" 2>/dev/null | grep -m 1 -iE -- "$KEEPLOCAL" | head -c 300)
+    [ -n "$l" ] && { r "$s" note "$t"; r "$s" says "$l"; r "$s" done 1; return; }
   fi
   b=${'$'}{t##*/}
   # (a note that names no file speaks of the target when that is the one other file beside it)
@@ -1600,7 +1614,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0] ?? '')} G2=${shQuote(x.glued[1] ?? '')} SR=${shQuote(x.re)} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
-    if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`, `ONLYHERE=${shQuote(ONLY_HERE_NOTE)}`);
+    if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`, `ONLYHERE=${shQuote(ONLY_HERE_NOTE)}`, `KEEPLOCAL=${shQuote(KEEP_LOCAL_NOTE)}`);
     plan.destinations.forEach((d, i) => {
       if (d.sources) lines.push(`rn w${i} ${shQuote(d.target)} ${d.sources.map(shQuote).join(' ')}`);
       // a file in a home that is still the stock copy /etc/skel gave the account

@@ -82,9 +82,10 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
 
 /**
  * A setting written that switches a control off: an audit, a PIN or a witness required, a second
- * factor, a verification (`audit=off`, `require_pin=no`, `verify_signatures: false`).
+ * factor, a verification, or a safety alarm and where it is sent (`audit=off`, `require_pin=no`,
+ * `verify_signatures: false`, `overspeed_trip=none`).
  */
-const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
+const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required|[\w.-]*(alarm|overspeed|fire|smoke|trip|safety|emergency|intrusion|tamper)[\w.-]*)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
 
 /** File endings of configuration: an audit's settings are not its trail. */
 const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;

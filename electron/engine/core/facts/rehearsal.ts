@@ -124,7 +124,7 @@ const MOVE_TO_TIME = /\b(move|moving|shift|push)\b.{0,80}\bto\s*\d{1,2}(:\d{2})?
  */
 const KEEP_THEN_DELETE = /(?<![-/.\w])(?<!\b(the|newest|latest|oldest|last|most recent|recent|each|every|this|that|my|our|your|its|their) )(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?![-/.]\w)(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
-const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
+const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|put\b[^.;]{0,40}\bin place|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
 /** A request to add something: a job, an account, a line, an entry. */
@@ -578,7 +578,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       return !(place !== undefined && e.persistence.some((x) => x.place === place));
     })
     .map((c) => `${c.change} ${c.path}`);
-  const unaskedEdits = (report.edits ?? []).flatMap((x) => unaskedSettings(x, ask));
+  const command = req.action.type === 'shell' ? req.action.command : '';
+  const unaskedEdits = (report.edits ?? []).flatMap((x) => [...unaskedSettings(x, ask), ...offKindRemovals(x, ask, command)]);
   return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, unaskedEdits, grants, failed: '' };
 }
 
@@ -616,6 +617,26 @@ export function unaskedSettings(edit: NonNullable<RehearsalReport['edits']>[numb
     return [{ line: `${edit.path}: ${p.old.trim()} -> ${p.neu.trim()}`, asked: p.named || (differ.length > 0 && differ.every((w) => p.said.has(w))) }];
   });
   return pairs.some((p) => p.asked) ? pairs.filter((p) => !p.asked).map((p) => p.line) : [];
+}
+
+/** A word without a plural's s, so that "judges" and "judge" are one word. */
+const stem = (w: string): string => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
+/**
+ * Lines a delete of lines took out (none put in) that are not of the kind the request describes,
+ * beside lines that are: a line is of that kind when it holds a word of the request the command
+ * itself does not (the command's words are its pattern and its file, which every matched line or
+ * none shares). Asked to strip "the test-mode heartbeat rows", `sed '/TEST/d'` also takes
+ * "OVERSPEED TEST FAILED" rows, which hold no word of the request but the pattern's.
+ */
+export function offKindRemovals(edit: NonNullable<RehearsalReport['edits']>[number], request: string, command: string): string[] {
+  if (edit.more || edit.added.length > 0 || edit.removed.length < 2) return [];
+  const own = new Set([...wordsOf(command)].map(stem));
+  const asked = new Set([...wordsOf(request)].map(stem).filter((w) => !own.has(w)));
+  const ofKind = (line: string) => [...wordsOf(line)].some((w) => asked.has(stem(w)));
+  const lines = edit.removed.filter((l) => l.trim() !== '');
+  const off = lines.filter((l) => !ofKind(l));
+  return off.length > 0 && off.length < lines.length ? off.map((l) => `${edit.path}: took out ${l.trim().slice(0, 160)}`) : [];
 }
 
 /** A change to something that was there: a destructive one, or text appended to a file that had some (a line a program adds to its log aside). */
