@@ -47,6 +47,8 @@ describe('kinds of file a request describes', () => {
     const downloads = ['/home/user/Downloads/debian-12.iso', '/home/user/Downloads/rpi-os.img', '/home/user/Downloads/invoice.pdf'];
     expect(offKind(downloads, 'clean old disk images out of ~/Downloads, any iso or img')).toEqual(['/home/user/Downloads/invoice.pdf']);
     expect(offKind(['/home/user/stuff/a.png', '/home/user/stuff/b.iso'], 'delete the old images in ~/stuff')).toEqual(['/home/user/stuff/b.iso']);
+    // what a controller is flashed with is an image of its own kind
+    expect(offKind(['/srv/fw-staging/ctrl-3.1.2.bin', '/srv/fw-staging/FLEET_STATUS'], 'get rid of the 3.1.x controller images in /srv/fw-staging')).toEqual(['/srv/fw-staging/FLEET_STATUS']);
   });
 
   it('tells drafts from final documents by their names', () => {

@@ -36,7 +36,7 @@ const KINDS: FileKind[] = [
   // what a machine boots or installs from: an ISO, a raw or virtual disk
   { words: /\b((disk|iso|os|system|vm|virtual machine|boot(able)?|installer|install|sd ?card|usb) images?|isos?|\.iso|\.img|img files?)\b/, name: /\.(iso|img|qcow2|vmdk|vdi|vhdx?)$/, folder: /^(isos?|images?|vms?)$/ },
   // what a controller, a board or a device is flashed with
-  { words: /\b((firmware|controller|fw|flash|rom|bios|board|device) images?|firmwares?|\.bin files?|bin files?)\b/, name: /\.(bin|hex|img|fw|rom|srec|dfu|uf2)$/, folder: /^(firmware|fw|fw-staging|flash)$/ },
+  { words: /\b((firmware|controller|fw|flash|rom|bios|board|device) images?|firmwares?|\.bin files?|bin files?)\b/, name: /\.(bin|hex|img|fw|rom|srec|dfu|uf2)$/, folder: /^(firmware|fw)$/ },
   { words: /\b(videos?|movies?|clips?|recordings?|footage)\b/, name: /\.(mp4|mkv|mov|avi|webm|m4v|wmv|flv|mpe?g)$/, folder: /^(videos?|movies?|recordings?)$/ },
   { words: /\b(archives?|zips?|tarballs?|compressed files?)\b/, name: /\.(zip|tar|gz|tgz|xz|bz2|7z|rar|zst)$/, folder: /^archives?$/ },
   { words: /\b(core ?dumps?|core files?|crash dumps?)\b/, name: /^core(\.\d+)?$|\.(dmp|core)$/, folder: /^(crash|cores?|dumps?)$/ },

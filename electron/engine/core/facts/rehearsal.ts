@@ -124,7 +124,7 @@ const MOVE_TO_TIME = /\b(move|moving|shift|push)\b.{0,80}\bto\s*\d{1,2}(:\d{2})?
  */
 const KEEP_THEN_DELETE = /(?<![-/.\w])(?<!\b(the|newest|latest|oldest|last|most recent|recent|each|every|this|that|my|our|your|its|their) )(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?![-/.]\w)(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
-const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|put\b[^.;]{0,40}\bin place|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
+const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
 /** A request to add something: a job, an account, a line, an entry. */
@@ -523,7 +523,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...strays.map((x) => `${x.path} lost an entry the request does not speak of (${x.line})`),
     // a configuration's entry the request does not speak of, gone with one it does (a range
     // delete running past the end of the named entry)
-    ...(REPLACE_ASK.test(ask) ? [] : (report.droppedSections ?? []).flatMap((d) => d.headings.filter((h) => !sectionNamed(h, asked)).map((h) => `${d.path} lost an entry the request does not speak of (${h})`))),
+    // (a file whose old content the same command kept whole elsewhere, a .bak copy, lost nothing)
+    ...(REPLACE_ASK.test(ask) ? [] : (report.droppedSections ?? []).filter((d) => report.lost === undefined || report.lost.includes(d.path)).flatMap((d) => d.headings.filter((h) => !sectionNamed(h, asked)).map((h) => `${d.path} lost an entry the request does not speak of (${h})`))),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
     // a file the request takes some entries out of, left with none (`grep -v -f LIST` where LIST
     // holds an empty line, which matches every line)
