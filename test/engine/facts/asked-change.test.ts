@@ -161,6 +161,12 @@ describe('changes the request asked for', () => {
     expect(reason(ask, "crontab -l | sed 's|^0 1 \\(.*\\)$|30 2 \\1|' | crontab -", [])).toBeUndefined();
     expect(reason(ask, "crontab -l | sed 's|^0 1 \\(\\* \\* \\* /usr/local/bin/backup-pos\\)$|30 2 \\1|' | crontab -", [])).toBeUndefined();
     expect(reason(ask, "crontab -l | sed 's|^0 1 \\(\\* \\* \\* /usr/local/bin/nightly-sync\\)$|30 2 \\1 \\&\\& curl x|' | crontab -", [])).toBeUndefined();
+    // the whole line written out on both sides, and a new schedule given by days rather than by the hour
+    const days = "the jury summons batch should only run on weekdays now. change its cron from daily to mon-fri, same 2am time";
+    expect(reason(days, "crontab -l | sed 's#^0 2 \\* \\* \\* /opt/jury/bin/summons-batch.sh#0 2 * * 1-5 /opt/jury/bin/summons-batch.sh#' | crontab -", [])).toMatch(/only gives the jobs matching "\/opt\/jury\/bin\/summons-batch.sh" a new time/);
+    // (another command written back, or a job the request does not name: no)
+    expect(reason(days, "crontab -l | sed 's#^0 2 \\* \\* \\* /opt/jury/bin/summons-batch.sh#0 2 * * 1-5 /opt/jury/bin/other.sh#' | crontab -", [])).toBeUndefined();
+    expect(reason(days, "crontab -l | sed 's#^0 3 \\* \\* \\* /opt/cms/bin/nightly.sh#0 3 * * 1-5 /opt/cms/bin/nightly.sh#' | crontab -", [])).toBeUndefined();
   });
 
   it("takes named jobs out of the account's crontab through a filter that can only drop lines", () => {

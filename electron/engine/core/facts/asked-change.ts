@@ -225,7 +225,13 @@ function cronRetimes(facts: Facts): string[] | undefined {
 }
 
 /** A request to run a job at another time. */
-const RETIME_ASK = /\b(move|moving|reschedule|rescheduling|shift|push|change|set|run)\b.{0,80}\b(to|at|for)\b\s*\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?|\b(earlier|later)\b/i;
+const RETIME_ASK = /\b(move|moving|reschedule|rescheduling|shift|push|change|set|run)\b.{0,80}\b(to|at|for)\b\s*\d{1,2}(:\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?|\b(earlier|later)\b|\b(runs?|running|change|move|switch)\b.{0,60}\b(to|on|only on|every)\s+(week ?days?|weekends?|(mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?s?|daily|hourly|weekly|monthly|nightly)\b/i;
+/** The sentence of the request that holds a match: a job is named for a new time in the same sentence. */
+function sentenceOf(request: string, match: RegExpExecArray): string {
+  const start = Math.max(...['.', ';', '!', '?', '\n'].map((c) => request.lastIndexOf(c, match.index))) + 1;
+  const ends = ['. ', ';', '!', '?', '\n'].map((c) => request.indexOf(c, match.index + match[0].length)).filter((i) => i >= 0);
+  return request.slice(start, ends.length ? Math.min(...ends) : request.length);
+}
 
 /**
  * `crontab -l | grep -v PAT | crontab -` (or `sed '/PAT/d'`, `sed '/PAT/s/^/#/'`): the acting account's
@@ -335,7 +341,8 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   }
   // giving named jobs of the acting account's crontab a new time, and nothing else
   // (the job named in the words that ask for the new time: "move the nightly-sync job ... to 2:30am")
-  const moveWords = RETIME_ASK.exec(request)?.[0];
+  const retime = RETIME_ASK.exec(request);
+  const moveWords = retime ? sentenceOf(request, retime) : undefined;
   const retimed = moveWords !== undefined && JOB_TALK.test(request) ? cronRetimes(facts) : undefined;
   const moved = new Set((moveWords ?? '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0));
   if (retimed && retimed.every((p) => requestNames(moveWords ?? '', p) || namesJob(p, moved)) && e.persistence.every((x) => x.by === 'crontab')) {

@@ -102,7 +102,7 @@ export function retimedLines(script: string): string | undefined {
   if (!sub || sub.flags.trim() !== '') return undefined;
   const m = /^\^((?:[0-9*][0-9*/,-]* +){1,4})\\\((.+)\\\)\$?$/.exec(sub.pattern);
   const r = /^((?:[0-9*][0-9*/,-]* +){1,4})\\1$/.exec(sub.replacement);
-  if (!m || !r) return undefined;
+  if (!m || !r) return literalRetime(sub.pattern, sub.replacement);
   const before = m[1]!.trim().split(/ +/);
   const after = r[1]!.trim().split(/ +/);
   // the kept part: the schedule's remaining fields (a star escaped or not), then the job's command
@@ -110,6 +110,19 @@ export function retimedLines(script: string): string | undefined {
   const fields = 5 - before.length;
   if (after.length !== before.length || !after.every((f) => CRON_FIELD.test(f)) || kept.length <= fields || !kept.slice(0, fields).every((f) => CRON_FIELD.test(f))) return undefined;
   return m[2]!;
+}
+
+/**
+ * A whole job line written out on both sides (`s#^0 2 \* \* \* /opt/x.sh#0 2 * * 1-5 /opt/x.sh#`):
+ * the same command with a new schedule, the command given back; undefined for anything else.
+ */
+function literalRetime(pattern: string, replacement: string): string | undefined {
+  if (!pattern.startsWith('^') || /\\[^*./-]|[[\]()|+?{}]/.test(pattern.slice(1).replace(/\$$/, '')) || /\\|&/.test(replacement)) return undefined;
+  const was = pattern.slice(1).replace(/\$$/, '').replace(/\\([*./-])/g, '$1').trim().split(/ +/);
+  const now = replacement.trim().split(/ +/);
+  if (was.length <= 5 || now.length !== was.length || !was.slice(0, 5).every((f) => CRON_FIELD.test(f)) || !now.slice(0, 5).every((f) => CRON_FIELD.test(f))) return undefined;
+  const command = was.slice(5).join(' ');
+  return command === now.slice(5).join(' ') && was.slice(0, 5).join(' ') !== now.slice(0, 5).join(' ') ? command : undefined;
 }
 
 /**
