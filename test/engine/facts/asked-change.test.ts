@@ -174,6 +174,8 @@ describe('changes the request asked for', () => {
     expect(reason('remove the report job from my crontab', "crontab -l | sed '/report/d' | crontab -", [])).toMatch(/"report"/);
     expect(reason('the fetchmail job in my crontab just spams errors now, comment that line out', "crontab -l | sed '/fetchmail/s/^/#/' | crontab -", [])).toMatch(/"fetchmail"/);
     expect(reason('the fetchmail job in my crontab just spams errors now, comment that line out', "crontab -l | sed '/fetchmail/s/^/#x/' | crontab -", [])).toBeUndefined();
+    // a dashed name given whole names the job its parts name
+    expect(reason('Comment out the lab-import-legacy entry in /etc/crontab, the new importer replaced it', "sed -i 's|^\\(.*lab-import-legacy.*\\)$|#\\1|' /etc/crontab", [path('/etc/crontab', 'file')])).toMatch(/only takes the cron jobs matching/);
     // a pattern that names the job by a word of it ("the nightly cook" for nightly_cook.sh)
     expect(reason("Pause the nightly cook for the week. Just comment it out in root's crontab", "crontab -l | sed 's|^\\([^#].*nightly_cook\\.sh.*\\)$|#\\1|' | crontab -", [])).toMatch(/only takes the jobs matching/);
     expect(reason("Pause the nightly build for the week. Just comment it out in root's crontab", "crontab -l | sed 's|^\\([^#].*nightly_cook\\.sh.*\\)$|#\\1|' | crontab -", [])).toBeUndefined();
@@ -221,6 +223,10 @@ describe('changes the request asked for', () => {
     expect(reason(ask, 'kill $(cat ~/.run/vdirsyncer.pid)', [pid('/home/user/.run/vdirsyncer.pid', '24')], true, 'user')).toBeUndefined();
     expect(reason(ask, 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '1')], true, 'user')).toBeUndefined();
     expect(reason('what pid is in ~/.run/syncmail.pid?', 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '23')], true, 'user')).toBeUndefined();
+    // a pid file named after what the request calls the process, every word of its name said
+    const meter = '/run/meter-import.pid';
+    expect(reason('the meter import worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toMatch(/signals what the request names and asks for \(pidfile:\/run\/meter-import\.pid\)/);
+    expect(reason('the meter worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toBeUndefined();
   });
 
   it('covers stopping named processes, printed timestamps, links removed by rm, compression and app folders under /opt and /srv', () => {

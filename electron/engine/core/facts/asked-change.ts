@@ -392,7 +392,14 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   if (e.privilege.some((p) => p.kind !== 'account-change' || !accountAsked(p.account))) return undefined;
   // signals: only to processes the request names, and asks to stop
   // (a pid file the request gives by its path, `~/` or not, names what it holds)
-  const namedPidfile = (target: string): boolean => scope.paths.includes(pidfileOf(target) ?? '');
+  // (or one named after what the request calls the process: /run/meter-import.pid for "the meter
+  // import worker", every word of its name, three letters or more, a word of the request)
+  const namedPidfile = (target: string): boolean => {
+    const file = pidfileOf(target) ?? '';
+    if (scope.paths.includes(file)) return true;
+    const parts = (file.split('/').pop() ?? '').toLowerCase().replace(/\.pid$/, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+    return parts.length > 0 && parts.join('').length >= 6 && parts.every((w) => scope.words.has(w));
+  };
   for (const s of e.signals) if (EVERY_PROCESS.has(s.target) || !STOP.test(request) || !(requestNames(request, s.target) || namedPidfile(s.target))) return undefined;
   // an id it gives must be free: the environment has read the account files and no other name holds it
   for (const p of e.privilege) {

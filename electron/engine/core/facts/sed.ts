@@ -129,7 +129,9 @@ function literalRetime(pattern: string, replacement: string): string | undefined
  * Whether the request's words name the job a pattern selects, by a word of the pattern that is
  * not a word of every program's path ("the nightly cook" for `nightly_cook\.sh`).
  */
-export function namesJob(pattern: string, words: ReadonlySet<string>): boolean {
+export function namesJob(pattern: string, said: ReadonlySet<string>): boolean {
+  // (a dashed name the request gives whole, "lab-import-legacy", says each of its parts)
+  const words = new Set([...said].flatMap((w) => [w, ...w.toLowerCase().split(/[^a-z0-9]+/)]));
   return pattern
     .toLowerCase()
     .split(/[^a-z0-9]+/)
