@@ -224,6 +224,10 @@ describe('changes the request asked for', () => {
     expect(reason(ask, 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '1')], true, 'user')).toBeUndefined();
     expect(reason('what pid is in ~/.run/syncmail.pid?', 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '23')], true, 'user')).toBeUndefined();
     // a pid file named after what the request calls the process, every word of its name said
+    // an owner given as the chown gives it, one folder down in /etc, handed to root by root; lines taken out in place as asked
+    expect(reason('audit flagged /etc/edi-gw/as2.key as world readable. make it root:root 600', 'chown root:root /etc/edi-gw/as2.key && chmod 600 /etc/edi-gw/as2.key', [path('/etc/edi-gw/as2.key', 'file')], true, 'root')).toMatch(/changes the mode of and changes the owner of/);
+    expect(reason('audit flagged /etc/edi-gw/as2.key as world readable. fix it', 'chown user:user /etc/edi-gw/as2.key', [path('/etc/edi-gw/as2.key', 'file')], true, 'root')).toBeUndefined();
+    expect(reason('remove the DEBUG=1 line from my ~/.wmsrc, the wms cli is spamming me', "sed -i '/^DEBUG=1$/d' ~/.wmsrc", [path('/home/user/.wmsrc', 'file')], true, 'user')).toMatch(/only writes what the request names/);
     const meter = '/run/meter-import.pid';
     expect(reason('the meter import worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toMatch(/signals what the request names and asks for \(pidfile:\/run\/meter-import\.pid\)/);
     expect(reason('the meter worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toBeUndefined();

@@ -489,6 +489,10 @@ describe('shell effects', () => {
     ]);
     expect(out.effects.writes.map((w) => w.accounts)).toEqual([['bob'], ['bob']]);
     expect(out.effects.deletes[0]).toMatchObject({ path: '/home/bob', homeRoot: true, inScope: true });
+    // (taking the same name out of the groups' member lists in the same sed is part of it)
+    const member = facts("sed -i -e '/^aokafor:/d' -e 's/,aokafor$//' /etc/passwd /etc/shadow /etc/group", 'remove her account, and take her out of the stats group', { user: 'root' });
+    expect(member.effects.writes.map((w) => w.accounts)).toEqual([['aokafor'], ['aokafor'], ['aokafor']]);
+    expect(facts("sed -i -e '/^aokafor:/d' -e 's/,mkhan$//' /etc/group", 'x', { user: 'root' }).effects.writes[0]?.accounts).toBeUndefined();
     // a request that does not speak of the home, or another account's home, stays out of scope
     expect(facts("sed -i '/^bob:/d' /etc/passwd && rm -rf /home/bob", 'remove the account bob', { user: 'root' }).effects.deletes[0]).toMatchObject({ inScope: false });
     expect(facts("sed -i '/^bob:/d' /etc/passwd && rm -rf /home/alice", 'remove bob and his home directory', { user: 'root' }).effects.deletes[0]).toMatchObject({ inScope: false });

@@ -128,10 +128,10 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
  * SETTINGS - do not replace with encoder.conf.dist", "KEEP these lines on upgrades"): copying a
  * default or a new version over it loses them, whatever the request calls that copy.
  */
-export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)";
+export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
-export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)";
+export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)|(only|sole|last) (remaining |surviving )?cop(y|ies)";
 
 /**
  * What a file's own first lines say when it is not to be shared (extended regular expression,
@@ -139,6 +139,9 @@ export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn'
  * data. Opening a folder to every account hands such a file out with the rest.
  */
 export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)";
+
+/** What a document's own first lines say when it is the signed or final one (extended regular expression, any case; "unsigned" is not). */
+export const FINAL_MARK = '(^|[^[:alpha:]])(signed|countersigned|executed|notari[sz]ed|final|approved|certified)([^[:alpha:]]|$)';
 
 /** A note saying what lies beside it is the only copy of something. */
 export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable';
@@ -751,10 +754,18 @@ tt() {
 ov() {
   if [ ! -d "$4" ]; then r "$1" done 1; return; fi
   if [ "$2" = glob ]; then
+    cl=; fm=
     for f in $3; do
       [ -e "$f" ] || continue
       t="$4/${'$'}{f##*/}"
-      if [ -f "$t" ] && [ -s "$t" ] && ! cmp -s "$f" "$t"; then r "$1" clobbers "$t"; break; fi
+      [ -f "$t" ] && [ -s "$t" ] && ! cmp -s "$f" "$t" || continue
+      [ -n "$cl" ] || { r "$1" clobbers "$t"; cl=1; }
+      # (a file whose own first lines say it is signed or final, replaced by one whose first
+      # lines do not: a blank template laid over the signed copy of the same name)
+      if [ -z "$fm" ] && [ -f "$f" ] && head -n 3 -- "$t" 2>/dev/null | grep -qiE -- "$FINALMARK" && ! head -n 3 -- "$f" 2>/dev/null | grep -qiE -- "$FINALMARK"; then
+        r "$1" final "$t"; r "$1" says "$(head -n 3 -- "$t" 2>/dev/null | grep -m 1 -iE -- "$FINALMARK" | head -c 300)"; fm=1
+      fi
+      [ -n "$fm" ] && break
     done
     r "$1" done 1; return
   fi
@@ -1436,6 +1447,8 @@ ff() {
   printf '%s\n' "$M" | while IFS= read -r f; do
     [ -n "$f" ] || continue
     r "$s" match "$f"
+    # (a link among the matches whose target is there: not a dead one)
+    ( cd "$d" 2>/dev/null || cd /; [ -L "$f" ] && [ -e "$f" ] ) && r "$s" live "$f"
     [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && kw "$s" "$f"
   done
   # a note in a folder the find searches (where it starts, or one holding a match) that names a
@@ -1588,6 +1601,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     if (plan.trees.length > 0) lines.push(`MARKED=${shQuote(MARKED_NOTE)}`);
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
+    if (plan.overlays.length > 0) lines.push(`FINALMARK=${shQuote(FINAL_MARK)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`, `ONLYCOPY=${shQuote(ONLY_COPY_NOTE)}`);
@@ -1856,7 +1870,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }),
   );
   plan.overlays.forEach((o, i) =>
-    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '', lands: landed(rec.get('lands') ?? []) })),
+    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '', lands: landed(rec.get('lands') ?? []), final: rec.get('final')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })),
   );
   const keepNote = (rec: Map<string, string[]>) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' });
   plan.noted.forEach((p, i) => {
@@ -1944,6 +1958,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     if (note) out.push({ probe: 'keep-note', target: f.target, ok: true, value: { file: abs(note), says: rec?.get('says')?.[0] ?? '' } });
     const used = rec?.get('done')?.[0] === '1' ? rec.get('ref')?.[0] : undefined;
     if (used) out.push({ probe: 'in-use', target: abs(used), ok: true, value: { config: rec?.get('by')?.[0] ?? '', line: rec?.get('line')?.[0] ?? '', link: '' } });
+    const live = rec?.get('done')?.[0] === '1' ? (rec.get('live') ?? []) : [];
+    if (live.length > 0) out.push({ probe: 'live-links', target: f.target, ok: true, value: live.slice(0, 10).map(abs) });
   });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   const who = first.get('-');

@@ -157,6 +157,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'foreign_home(path): bool', description: "the path (absolute, ~ or relative to the working directory) lies in another account's home directory" },
   { signature: 'abs(path): string', description: 'the path made absolute against the working directory and home (~), as probes key it' },
   { signature: 'off_kind(paths): list<string>', description: 'the paths that are not of the kinds of file the request names (installers, logs, temp files, backups, images...); empty when it names none' },
+    { signature: 'glued_matches(pattern, matches): list<string>', description: 'for a name pattern holding a word between wildcards (*test*), the matches where that word is only part of a longer word (latest_810.edi), when other matches hold it on its own' },
     { signature: 'base(path): string', description: 'the last part of a path (/home/u/.deploy/id_rsa -> id_rsa)' },
     { signature: 'plain(text): string', description: 'the text in lower case with _ - . / + = and camelCase joins read as spaces (instructions hidden in names)' },
   {
@@ -168,6 +169,21 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
     description: 'the violation texts of the profile rules [{id, action, unless?, site?, require, violation}] whose action pattern (or one of a list) matches the request and action (or, when no rule action does, whose site pattern matches the observation), whose unless patterns match neither the request and action nor the observation, and whose requirement (CEL over profile) the profile does not meet',
   },
 ];
+
+/**
+ * The matches of a name pattern with a word between wildcards (`*test*`) in which the word is only
+ * part of a longer word (`latest_810_batch.edi`), when other matches hold it on its own
+ * (`test_204_01.edi`, `onboarding_test_214.edi`); none for any other pattern.
+ */
+export function gluedMatches(pattern: string, matches: readonly string[]): string[] {
+  const name = pattern.slice(pattern.lastIndexOf('/') + 1);
+  const word = /^\*([A-Za-z]{3,})\*/.exec(name)?.[1]?.toLowerCase();
+  if (!word) return [];
+  const alone = new RegExp(`(^|[^a-z])${word}([^a-z]|$)`);
+  const base = (m: string) => m.slice(m.lastIndexOf('/') + 1).toLowerCase();
+  const glued = matches.filter((m) => base(m).includes(word) && !alone.test(base(m)));
+  return glued.length > 0 && glued.length < matches.length ? glued : [];
+}
 
 /** The shared environment; compiled expressions keep a reference to it. */
 export const CHECK_ENV = new Environment({
@@ -197,6 +213,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('asked(string): bool', (pattern: string) => cachedRegex(pattern).test(current.ask))
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('names_setting(string): bool', (key: string) => namesSetting(key, current.ask))
+  .registerFunction('glued_matches(string, dyn): list<string>', (pattern: string, matches: unknown) => gluedMatches(pattern, Array.isArray(matches) ? matches.map(String) : []))
   .registerFunction('numbers_beyond(string, dyn): list<string>', (pattern: string, matches: unknown) => numbersBeyond(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))
   .registerFunction('moved_named(string, string): bool', (link: string, to: string) => isRelocation(link, to) && current.scope.paths.some((rp) => rp !== '/' && isUnder(link, rp)))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))

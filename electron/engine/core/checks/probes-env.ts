@@ -40,6 +40,12 @@ export interface ProbesEnv {
   trees: Record<string, { foreign: string; foreignOwner: string; private: string; secret: string }>;
   /** Existing, non-empty files a recursive copy or an extracted archive would replace (one per tree). */
   clobbers: string[];
+  /** Files a pattern's copy or move replaces whose own first lines say they are signed or final while the file laid over them does not: the file and that line. */
+  finals: { file: string; says: string }[];
+  /** Links a find's matches hold whose targets are there (live links, not dead ones). */
+  liveLinks: string[];
+  /** A pattern's matches closed to other accounts (no read for others), by pattern. */
+  globPrivate: Record<string, string[]>;
   /** Where an archive's members land (the first two levels of their paths under the folder it is unpacked in; "more" when over ten). */
   unpacked: { dest: string; lands: string[] }[];
   /** Files in what the action deletes that say the data must be kept, with the line that says it. */
@@ -180,7 +186,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, busyAccounts: [], cronJobs: [], failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, busyAccounts: [], cronJobs: [], failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -211,6 +217,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       env.trees[r.target] = { foreign: String(v['foreign'] ?? ''), foreignOwner: String(v['foreignOwner'] ?? ''), private: String(v['private'] ?? ''), secret: String(v['secret'] ?? '') };
     } else if (r.probe === 'overlay' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
+      if (v['final']) env.finals.push({ file: String(v['final']), says: String(v['says'] ?? '') });
       if (Array.isArray(v['lands'])) env.unpacked.push({ dest: r.target, lands: (v['lands'] as unknown[]).map(String) });
     } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
@@ -282,6 +289,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     else if (r.probe === 'glob-modes' && Array.isArray(v)) env.globModes[r.target] = v.map(String);
     else if (r.probe === 'glob-links' && Array.isArray(v)) env.globLinks[r.target] = v.map((x) => ({ link: String((x as { link?: unknown }).link ?? ''), to: String((x as { to?: unknown }).to ?? '') }));
     else if (r.probe === 'find' && Array.isArray(v)) env.finds.push(...v.map(String));
+    else if (r.probe === 'live-links' && Array.isArray(v)) env.liveLinks.push(...v.map(String));
     else if (r.probe === 'rehearsal' && v && typeof v === 'object' && !Array.isArray(v)) {
       const reading = (v['reading'] ?? {}) as { unnamed?: unknown[]; kills?: unknown[]; exposed?: unknown[]; stillUsed?: unknown[]; onlyCopies?: unknown[]; corrupted?: unknown[]; openToAll?: unknown[]; lockedOut?: unknown[]; unaskedEdits?: unknown[]; grants?: unknown[]; failed?: unknown };
       const list = (x: unknown[] | undefined): string[] => (x ?? []).map(String);
@@ -289,6 +297,13 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'user' && typeof v === 'string') env.user = v;
     else if (r.probe === 'free-disk' && typeof v === 'number') env.freeKb = v;
     else if (r.probe === 'production-mark' && typeof v === 'string') env.production = v;
+  }
+  // a pattern's matches that other accounts may not read (the modes listed beside the matches, in order)
+  for (const [pattern, matches] of Object.entries(env.globs)) {
+    const modes = env.globModes[pattern];
+    if (!modes || modes.length !== matches.length) continue;
+    const closed = matches.filter((_, i) => /^[0-7]{3,4}$/.test(modes[i]!) && (parseInt(modes[i]!.slice(-1), 8) & 4) === 0);
+    if (closed.length > 0) env.globPrivate[pattern] = closed;
   }
   return env;
 }

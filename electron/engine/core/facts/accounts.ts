@@ -121,6 +121,21 @@ export function sedAccountRemoval(script: string): string | undefined {
 }
 
 /**
+ * A sed substitution with no address that only takes one name out of the member lists of
+ * /etc/group (`s/,NAME$//`, `s/,NAME,/,/`, `s/:NAME,/:/`, `s/:NAME$/:/`): the name, else
+ * undefined. Beside the lines of that account taken out, it is part of taking the account out.
+ */
+export function sedMemberStrip(script: string): string | undefined {
+  const sub = sedS(script.trim());
+  if (!sub || !/^g?$/.test(sub.flags)) return undefined;
+  const m = /^([,:])([a-z_][a-z0-9_.-]{0,31})(,|\$)$/i.exec(sub.pattern);
+  if (!m) return undefined;
+  const [, before, name, after] = m;
+  const kept = after === ',' ? before : before === ':' ? ':' : '';
+  return sub.replacement === kept ? name : undefined;
+}
+
+/**
  * A sed script that only locks one account's password in /etc/shadow (`s/^NAME:/NAME:!/`, the
  * way `passwd -l` does, or with the hash's literal start kept: `s/^NAME:\$/NAME:!$/`): the
  * account's name, else undefined.

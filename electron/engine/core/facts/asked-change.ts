@@ -450,7 +450,11 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const takesOut = a.effect === 'writes' && (x.accounts?.length ?? 0) > 0 && x.accounts!.every((n) => e.privilege.some((p) => p.removes && p.account === n)) && ASKS[0]!.words.test(request);
       // a mode the request gives by its number ("should be fplan:adm with 750") asks for it
       const modeGiven = a.effect === 'modeChanges' && modeAsked(x.mode, request);
-      if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven) return undefined;
+      // (and an owner it gives as the chown does, "make it root:root 600")
+      const ownerGiven = a.effect === 'ownerChanges' && /^[a-z_][a-z0-9_-]*[:.][a-z_][a-z0-9_-]*$/i.test(x.mode ?? '') && new RegExp(`(^|[^\\w:.-])${(x.mode ?? '').replace(/[.]/g, '\\.')}([^\\w:.-]|$)`, 'i').test(request);
+      // (and lines taken out of a file in place, asked as taking them out: "remove the DEBUG=1 line from ~/.wmsrc")
+      const linesOut = a.effect === 'writes' && x.by === 'sed -i' && TAKE_OUT_ASK.test(request);
+      if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven && !ownerGiven && !linesOut) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
         named.push(...x.accounts.map((n) => `account ${n}`));
@@ -484,7 +488,10 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // or closed by a mode that only takes access away ("/etc/shadow is world-readable, fix it")
       // (an account file too, named by its path: closing it grants nothing; not one every account
       // must read to log in or look names up)
-      const narrowed = a.effect === 'modeChanges' && onlyRestricts(x.mode) && /^\/etc\/[^/]+$/.test(x.path) && !READ_BY_ALL.test(x.path) && scope.paths.includes(x.path) && seen?.exists === true && seen.type === 'file' && seen.links <= 1;
+      // (also one folder down, /etc/edi-gw/as2.key; and handed to root by root, which only closes it)
+      const narrowed =
+        ((a.effect === 'modeChanges' && onlyRestricts(x.mode)) || (a.effect === 'ownerChanges' && home === '/root' && toSelf(x.mode, home))) &&
+        /^\/etc\/([^/]+\/)?[^/]+$/.test(x.path) && !READ_BY_ALL.test(x.path) && scope.paths.includes(x.path) && seen?.exists === true && seen.type === 'file' && seen.links <= 1;
       // (or a pattern of files in a folder the request names, its last part the only pattern, once
       // the environment has listed every file it reaches: "lock the .key files in
       // /etc/ssl/private down to 600", "fix /home/buildbot/.ssh: files in it 600"; in /etc, or

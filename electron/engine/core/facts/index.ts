@@ -85,7 +85,7 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
  * factor, a verification, or a safety alarm and where it is sent (`audit=off`, `require_pin=no`,
  * `verify_signatures: false`, `overspeed_trip=none`).
  */
-const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required|[\w.-]*(alarm|overspeed|fire|smoke|trip|safety|emergency|intrusion|tamper)[\w.-]*)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
+const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required|[\w.-]*(alarm|alerts?|overspeed|fire|smoke|trip|safety|emergency|intrusion|tamper)[\w.-]*)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
 
 /** File endings of configuration: an audit's settings are not its trail. */
 const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;
@@ -98,9 +98,10 @@ const WEAK_SSHD = /\b(PermitRootLogin\s+yes|PasswordAuthentication\s+yes|PermitE
  * text it appends, inserts or changes (not what it searches for); else all its arguments.
  */
 function writtenWords(c: Facts['commands'][number]): string[] {
-  const script = c.name === 'sed' ? sedArgs(c.argv.slice(1)).script : undefined;
-  if (script === undefined) return c.argv.slice(1);
-  return script.split(/[;\n]/).flatMap((part) => {
+  // (every script a sed is given, `-e A -e B`, not only its first)
+  const scripts = c.name === 'sed' ? sedArgs(c.argv.slice(1)).scripts : undefined;
+  if (scripts === undefined || scripts.length === 0) return c.argv.slice(1);
+  return scripts.flatMap((script) => script.split(/[;\n]/)).flatMap((part) => {
     // past its address (a pattern or line numbers), a substitution writes its replacement and
     // an append, insert or change command its text
     const cmd = part.trim().replace(/^(\/[^/]*\/|\d+(,\d+)?|\$)\s*/, '');

@@ -620,6 +620,9 @@ export function unaskedSettings(edit: NonNullable<RehearsalReport['edits']>[numb
   return pairs.some((p) => p.asked) ? pairs.filter((p) => !p.asked).map((p) => p.line) : [];
 }
 
+/** A command that deletes lines by a pattern: sed's `/PAT/d`, or `grep -v`. */
+const LINE_DELETE = /\bsed\b[^|;&]*\/[^/]*\/\s*!?\s*d\b|\bgrep\s+(-[A-Za-z]*v[A-Za-z]*|--invert-match)\b/;
+
 /** A word without a plural's s, so that "judges" and "judge" are one word. */
 const stem = (w: string): string => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
 
@@ -631,7 +634,7 @@ const stem = (w: string): string => (w.length > 4 && w.endsWith('s') && !w.endsW
  * "OVERSPEED TEST FAILED" rows, which hold no word of the request but the pattern's.
  */
 export function offKindRemovals(edit: NonNullable<RehearsalReport['edits']>[number], request: string, command: string): string[] {
-  if (edit.more || edit.added.length > 0 || edit.removed.length < 2) return [];
+  if (edit.more || edit.added.length > 0 || edit.removed.length < 2 || !LINE_DELETE.test(command) || REPLACE_ASK.test(request)) return [];
   const own = new Set([...wordsOf(command)].map(stem));
   const asked = new Set([...wordsOf(request)].map(stem).filter((w) => !own.has(w)));
   const ofKind = (line: string) => [...wordsOf(line)].some((w) => asked.has(stem(w)));

@@ -11,7 +11,7 @@ import { decodeBase64, decodeHex, givenWord, rot13, unescapeC } from './shell-wo
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
-import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedNewShell, sedShadowLock } from './accounts.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedMemberStrip, sedNewShell, sedShadowLock } from './accounts.js';
 import { CRON_TABLE, sedArgs, sedS, sedTakesOutNamedJobs } from './sed.js';
 import { addExec, analyseNested, pathEffects, psMatched, type Analysis, type Feed } from './shell.js';
 
@@ -426,8 +426,12 @@ export function runCommand(c: Call): Feed {
       const locked = inPlace && script !== undefined ? sedShadowLock(script) : undefined;
       // or takes one account's (or group's) line out, as userdel does
       // (several at once: one `/^NAME:/d` per -e, or joined with ';')
-      const removals = inPlace ? scripts.flatMap((x) => x.split(';')).map((x) => sedAccountRemoval(x)) : [];
-      const removedAll = removals.length > 0 && removals.every((x) => x !== undefined) ? [...new Set(removals as string[])] : [];
+      // (with the same names taken out of the groups' member lists: `-e 's/,NAME$//'`)
+      const parts = inPlace ? scripts.flatMap((x) => x.split(';')).filter((x) => x.trim() !== '') : [];
+      const removals = parts.map((x) => sedAccountRemoval(x)).filter((x): x is string => x !== undefined);
+      const strips = parts.map((x) => (sedAccountRemoval(x) === undefined ? sedMemberStrip(x) : undefined));
+      const wholly = parts.every((x, i) => sedAccountRemoval(x) !== undefined || (strips[i] !== undefined && removals.includes(strips[i]!)));
+      const removedAll = removals.length > 0 && wholly ? [...new Set(removals)] : [];
       // or adds members to one group's line, as `addgroup USER GROUP` does
       const joined = inPlace && script !== undefined ? sedGroupAdd(script) : undefined;
       // or takes one member out of one group's line, as `delgroup USER GROUP` does
