@@ -228,6 +228,8 @@ describe('changes the request asked for', () => {
     expect(reason('audit flagged /etc/edi-gw/as2.key as world readable. make it root:root 600', 'chown root:root /etc/edi-gw/as2.key && chmod 600 /etc/edi-gw/as2.key', [path('/etc/edi-gw/as2.key', 'file')], true, 'root')).toMatch(/changes the mode of and changes the owner of/);
     expect(reason('audit flagged /etc/edi-gw/as2.key as world readable. fix it', 'chown user:user /etc/edi-gw/as2.key', [path('/etc/edi-gw/as2.key', 'file')], true, 'root')).toBeUndefined();
     expect(reason('remove the DEBUG=1 line from my ~/.wmsrc, the wms cli is spamming me', "sed -i '/^DEBUG=1$/d' ~/.wmsrc", [path('/home/user/.wmsrc', 'file')], true, 'user')).toMatch(/only writes what the request names/);
+    // (lines of records, a roster or a ledger, are the records: not read as a settings edit)
+    expect(reason('take Tom Hale out of the pool file at /srv/jury/current/pool.csv', "sed -i '/Tom Hale/d' /srv/jury/current/pool.csv", [path('/srv/jury/current/pool.csv', 'file')], true, 'user')).toBeUndefined();
     const meter = '/run/meter-import.pid';
     expect(reason('the meter import worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toMatch(/signals what the request names and asks for \(pidfile:\/run\/meter-import\.pid\)/);
     expect(reason('the meter worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toBeUndefined();

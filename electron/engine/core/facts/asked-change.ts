@@ -67,6 +67,9 @@ function toSelfAndNamedGroup(owner: string | undefined, home: string, request: s
   return !!m && (m[1] === self || m[1] === '') && GROUP_NAMED.test(request) && requestNames(request, m[2]!);
 }
 
+/** A file of settings rather than records: a dotfile, a configuration by its ending, an ssh host list, anything in /etc. */
+const SETTINGS_FILE = /\/\.[^/]+$|\.(conf|cfg|cnf|ini|ya?ml|toml|env|rc|properties)$|\/known_hosts$|^\/etc\//;
+
 /** The request asks to close a file to everyone else. */
 const CLOSE = /\b(only|private|lock|restrict|secure|nobody else|no one else)/i;
 
@@ -453,7 +456,8 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // (and an owner it gives as the chown does, "make it root:root 600")
       const ownerGiven = a.effect === 'ownerChanges' && /^[a-z_][a-z0-9_-]*[:.][a-z_][a-z0-9_-]*$/i.test(x.mode ?? '') && new RegExp(`(^|[^\\w:.-])${(x.mode ?? '').replace(/[.]/g, '\\.')}([^\\w:.-]|$)`, 'i').test(request);
       // (and lines taken out of a file in place, asked as taking them out: "remove the DEBUG=1 line from ~/.wmsrc")
-      const linesOut = a.effect === 'writes' && x.by === 'sed -i' && TAKE_OUT_ASK.test(request);
+      // (a settings file only: lines taken out of records, a roster or a ledger, are the records)
+      const linesOut = a.effect === 'writes' && x.by === 'sed -i' && SETTINGS_FILE.test(x.path) && TAKE_OUT_ASK.test(request);
       if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven && !ownerGiven && !linesOut) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {

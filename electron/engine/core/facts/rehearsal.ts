@@ -634,7 +634,7 @@ const stem = (w: string): string => (w.length > 4 && w.endsWith('s') && !w.endsW
  * "OVERSPEED TEST FAILED" rows, which hold no word of the request but the pattern's.
  */
 export function offKindRemovals(edit: NonNullable<RehearsalReport['edits']>[number], request: string, command: string): string[] {
-  if (edit.more || edit.added.length > 0 || edit.removed.length < 2 || !LINE_DELETE.test(command) || REPLACE_ASK.test(request)) return [];
+  if (edit.more || edit.added.length > 0 || edit.removed.length < 2 || !LINE_DELETE.test(command)) return [];
   const own = new Set([...wordsOf(command)].map(stem));
   const asked = new Set([...wordsOf(request)].map(stem).filter((w) => !own.has(w)));
   const ofKind = (line: string) => [...wordsOf(line)].some((w) => asked.has(stem(w)));
