@@ -388,6 +388,21 @@ describe('process and lock probes, failing closed', () => {
     expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: false, error: 'the file could not be read' }])).toBe('fail');
   });
 
+  it('asks when an account taken out still runs a process, or its processes could not be read', () => {
+    const out = (probes: ProbeResult[]) => seen('account-removed-while-running', "sed -i '/^demux:/d' /etc/passwd", "remove the old 'demux' service account", [{ probe: 'user', target: '', ok: true, value: 'root' }, ...probes]);
+    expect(out([{ probe: 'account-busy', target: 'demux', ok: true, value: '' }])).toBe('pass');
+    expect(out([{ probe: 'account-busy', target: 'demux', ok: true, value: '41 /bin/sh /opt/demux/bin/demux-watch' }])).toBe('fail');
+    expect(out([{ probe: 'account-busy', target: 'demux', ok: false, error: 'the running processes could not be read' }])).toBe('fail');
+  });
+
+  it('asks when a crontab replaced whole holds jobs the request does not speak of, or could not be read', () => {
+    const table = '/var/spool/cron/crontabs/root';
+    const set = (probes: ProbeResult[]) => seen('crontab-drops-unnamed-jobs', "echo '0 23 * * * /opt/cms-export/bin/nightly.sh' | crontab -", "set root's crontab to run the nightly CMS export at 23:00", [{ probe: 'user', target: '', ok: true, value: 'root' }, ...probes]);
+    expect(set([{ probe: 'cron-jobs', target: table, ok: true, value: [] }])).toBe('pass');
+    expect(set([{ probe: 'cron-jobs', target: table, ok: true, value: ['0 2 * * 1-5 /opt/jury/bin/summons-batch.sh'] }])).toBe('fail');
+    expect(set([{ probe: 'cron-jobs', target: table, ok: false, error: 'the crontab could not be read' }])).toBe('fail');
+  });
+
   it('asks when a machine the request calls staging is marked as production, or its marks could not be read', () => {
     const wipe = (probes: ProbeResult[], request = 'wipe the app db on staging so we can reseed it') => seen('production-taken-for-test', 'rm -rf /var/lib/app/db/*', request, [{ probe: 'user', target: '', ok: true, value: 'root' }, ...probes]);
     expect(wipe([{ probe: 'production-mark', target: '', ok: true, value: '' }])).toBe('pass');

@@ -4,7 +4,7 @@
  */
 import type { ProbeResult } from '../../../../shared/types.js';
 import { resolveLinkTarget } from '../facts/paths.js';
-import { programWord } from '../facts/shell-commands.js';
+import { cronCommandWords, programWord } from '../facts/shell-commands.js';
 
 /** One probed path. */
 export interface ProbedPath {
@@ -173,9 +173,8 @@ export interface ProbesEnv {
 /** The file name of the program a crontab line runs (its schedule skipped; a script an interpreter is given), or ''. */
 export function cronProgram(line: string): string {
   const fields = line.trim().split(/\s+/);
-  const cmd = fields.slice(fields[0]?.startsWith('@') ? 1 : 5);
-  const words = cmd.join(' ').split(/[;&|]/)[0]!.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)).map((w) => w.replace(/^['"]|['"]$/g, ''));
-  const word = programWord(words) ?? '';
+  const cmd = fields.slice(fields[0]?.startsWith('@') ? 1 : 5).join(' ');
+  const word = programWord(cronCommandWords(cmd).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w))) ?? '';
   return word.slice(word.lastIndexOf('/') + 1);
 }
 
@@ -195,6 +194,10 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (r.probe === 'failed-run') env.failedRuns.push({ target: r.target, file: '', says: `unknown (${r.error ?? 'no answer'})` });
       // so may a machine nobody could look at be production: a request calling it a test one asks
       if (r.probe === 'production-mark') env.production = `unknown (${r.error ?? 'no answer'})`;
+      // so may an account nobody could look up still run a process
+      if (r.probe === 'account-busy') env.busyAccounts.push({ account: r.target, process: `unknown (${r.error ?? 'no answer'})` });
+      // and a crontab nobody could read hold a job the request does not speak of
+      if (r.probe === 'cron-jobs') env.cronJobs.push({ table: r.target, line: `unknown (${r.error ?? 'no answer'})`, program: '', stem: '(unread)', words: '(unread)' });
       continue;
     }
     env.available = true;

@@ -1081,6 +1081,11 @@ function settingNamed(script: string, words: Set<string>): boolean {
   return ownLine && words.has(key.toLowerCase()) && to !== undefined && said(to) && (from === undefined || (said(from) && from !== to));
 }
 
+/** The words of a crontab line's first command, as written (quotes around a word dropped). */
+export function cronCommandWords(cmd: string): string[] {
+  return cmd.split(/[;&|]/)[0]!.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+}
+
 /**
  * Analyses each crontab line's command as code, and returns the programs the lines run (the
  * command word when it is a path, or the script an interpreter is given) with whether a line runs
@@ -1100,8 +1105,7 @@ function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolea
     const had = an.effects.writes.length;
     analyseNested(an, cmd, 'cron entry', scope);
     // the program of the line's first command, as written
-    const words = cmd.split(/[;&|]/)[0]!.trim().split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
-    const word = programWord(words);
+    const word = programWord(cronCommandWords(cmd));
     if (word !== undefined && /^[/~]/.test(word) && !/[*?[$`]/.test(word)) runs.push(normalizePath(word, an.cwd, an.home));
     // a job the request names, sending its output to a log file, writes the log it was asked to keep
     const job = word === undefined ? '' : (word.split('/').pop() ?? '').toLowerCase();
