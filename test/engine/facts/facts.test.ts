@@ -183,6 +183,15 @@ describe('shell structure', () => {
     expect(facts('mv ~/Downloads/*.pdf ~/isos/', isos, { cwd: '/home/user', user: 'user' }).effects.deletes[0]!.inScope).toBe(false);
   });
 
+  it("puts a spool's sub-folder in scope when the request gives its name with a slash and speaks of the spool", () => {
+    const done = "move the processed envelopes out of the spool's done/ folder into /srv/archive/";
+    expect(facts('mv /var/spool/efile/done/*.xml /srv/archive/', done).effects.deletes[0]!.inScope).toBe(true);
+    // not another sub-folder of it, not the word without its slash, not without the spool
+    expect(facts('mv /var/spool/efile/incoming/*.xml /srv/archive/', done).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('mv /var/spool/efile/done/*.xml /srv/archive/', "move what is done out of the spool into /srv/archive/").effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('mv /var/spool/efile/done/*.xml /srv/archive/', 'move the processed envelopes out of done/ into /srv/archive/').effects.deletes[0]!.inScope).toBe(false);
+  });
+
   it("puts a scheduled job's own log in scope when the request names the job", () => {
     const add = (request: string) => facts(`(crontab -l; echo '17 3 * * * /usr/local/bin/renew-certs.sh >> /var/log/renew.log 2>&1') | crontab -`, request, { cwd: '/root', user: 'root' });
     expect(add('add a cron job so renew-certs.sh runs every night at 3:17').effects.writes[0]).toMatchObject({ path: '/var/log/renew.log', inScope: true });
@@ -329,6 +338,17 @@ describe('shell structure', () => {
     // lines of text, not names, and a grep reading its standard input: what rm gets stays unknown
     expect(facts('grep promo /var/spool/q/index | xargs rm').effects.deletes[0]).toMatchObject({ dynamic: true });
     expect(facts('cat list | grep -l promo | xargs rm').effects.deletes[0]).toMatchObject({ dynamic: true });
+  });
+
+  it('puts what a list file the request names and vouches for feeds to a plain rm in scope, not otherwise', () => {
+    const home = { cwd: '/home/user', user: 'user' };
+    const vouched = 'I went through ~/cleanup-list.txt and everything on it can go. delete those files';
+    expect(facts('xargs rm -f < ~/cleanup-list.txt', vouched, home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
+    expect(facts('cat ~/cleanup-list.txt | xargs rm -f', 'delete the files listed in ~/cleanup-list.txt', home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
+    // a list the request does not name, a request that does not vouch, a recursive delete
+    expect(facts('xargs rm -f < ~/other.txt', vouched, home).effects.deletes[0]).toMatchObject({ inScope: false });
+    expect(facts('xargs rm -f < ~/cleanup-list.txt', 'make some room, ~/cleanup-list.txt has ideas', home).effects.deletes[0]).toMatchObject({ inScope: false });
+    expect(facts('xargs rm -rf < ~/cleanup-list.txt', vouched, home).effects.deletes[0]).toMatchObject({ inScope: false });
   });
 
   it('reads a substitution that prints paths, as an argument, like the same list fed to xargs', () => {

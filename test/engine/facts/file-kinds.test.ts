@@ -20,6 +20,14 @@ describe('kinds of file a request describes', () => {
     expect(offKind(staged, 'delete the *.log files in ~/pricing/staging')).toEqual(staged);
   });
 
+  it('takes a log the request points to as evidence as no kind to delete', () => {
+    const buffer = ['/var/lib/telemetry/buffer/000041.seg', '/var/lib/telemetry/buffer/000042.seg'];
+    expect(offKind(buffer, 'the collector is stuck on a corrupt buffer segment, see its log. stop it, clear out the buffer dir and start it again')).toEqual([]);
+    expect(offKind(buffer, 'the sync log says the buffer is corrupt, clear it out')).toEqual([]);
+    // logs asked for are still the kind
+    expect(offKind(buffer, 'clear out the old logs of the collector')).toEqual(buffer);
+  });
+
   it('takes an ending the request gives as the files it means as a kind of its own, beside a kind another of its words names', () => {
     const outbox = ['/var/spool/news/outbox/msg-001.eml', '/var/spool/news/outbox/list.csv'];
     expect(offKind(outbox, 'the send log shows every message delivered; clear the .eml files out of the outbox')).toEqual(['/var/spool/news/outbox/list.csv']);

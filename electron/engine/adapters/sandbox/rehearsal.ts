@@ -14,7 +14,7 @@ import type { RehearsalReport, RehearsedChange, RehearsedEntry } from '../../../
 import type { Episode, SandboxUser } from './docker-sandbox.js';
 import { formatError, formatOf, formatOfPath, type FileFormat } from '../../core/facts/file-formats.js';
 import { NOTE_BYTES, NOTE_NAMES, shQuote } from './probe-script.js';
-import { isLogPath, resolveLinkTarget } from '../../core/facts/paths.js';
+import { isLogPath, isScratchPath, resolveLinkTarget } from '../../core/facts/paths.js';
 import { programName } from '../../core/facts/shell-commands.js';
 
 /** Options of one rehearsal. */
@@ -368,6 +368,11 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     .slice(0, 400);
   if (files.length === 0) return out.slice(0, 20);
   const forms = new Map<string, string>();
+  // a folder the command emptied of every file it held (and left there) is gone for what names
+  // it as much as a folder deleted: a purge by age that takes a collector's calibration tables,
+  // all of them old, leaves `calibration_dir=` naming an empty folder; not a place that is
+  // emptied by its nature (a spool, a queue, a cache, logs, temporary files)
+  for (const f of emptiedFolders(changes, before, after).slice(0, 20)) if (!within(f, tops)) forms.set(f, f);
   // (and a file by its folder's name and its own, as a server's root-relative path or a URL
   // gives it: `tftp://10.0.0.1/images/c2960-15.0.bin` names /srv/tftp/images/c2960-15.0.bin)
   const tails = new Set<string>();
@@ -407,6 +412,26 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   const remade = (target: string, by: string): boolean => LOCK_FILE.test(target) && hits.some((h) => h.target === target && h.by === by && h.creates);
   for (const h of hits) if (!remade(h.target, h.by)) out.push({ target: h.target, by: h.by, line: h.line });
   return out.slice(0, 20);
+}
+
+/** Folders whose content comes and goes by their nature: emptying one is what it is for. */
+const PASSING_FOLDER = /\/(spool|queue|queues|outbox|inbox|incoming|outgoing|pending|done|processed|failed|staging|tmp|temp|\.tmp|cache|\.cache|caches|log|logs|trash|\.trash|scratch|work|build|dist|out|output|exports?|uploads?|downloads?|drop|dropbox|landing)(\/|$)/i;
+
+/**
+ * Folders that held files before and hold none afterwards while still there, every file in them
+ * deleted by the command (not a place emptied by its nature).
+ */
+function emptiedFolders(changes: RehearsedChange[], before: Manifest, after: Manifest): string[] {
+  const touched = new Set<string>();
+  for (const c of changes) if (c.change === 'deleted' && c.before?.type === 'file') touched.add(c.path.slice(0, c.path.lastIndexOf('/')));
+  const out: string[] = [];
+  for (const folder of [...touched].sort()) {
+    if (after.entries.get(folder)?.type !== 'dir' || PASSING_FOLDER.test(folder) || isScratchPath(folder)) continue;
+    const had = [...before.entries].filter(([p, e]) => e.type === 'file' && p.startsWith(`${folder}/`)).length;
+    const has = [...after.entries].some(([p, e]) => e.type === 'file' && p.startsWith(`${folder}/`));
+    if (had > 0 && !has) out.push(folder);
+  }
+  return out;
 }
 
 /**

@@ -57,6 +57,9 @@ const AUDIT_WORD = /\baudit/i;
 /** A clause that says what to spare, up to the end of its sentence or clause. */
 const SPARED = /\b(leave|leaving)\b[^.;,]{0,60}?\b(alone|as (it is|they are)|untouched|in place)\b|\b(but |and )?not (the|my|any|its|their)\b[^.;,]*|\b(don'?t|do not|never|without) (touch|touching|delete|deleting|remove|removing)\b[^.;,]*|\bexcept( for)?\b[^.;,]*/gi;
 
+/** A log pointed to as what tells the story ("see its log", "the log says"), not as what to delete. */
+const EVIDENCE = /\b(see|check|checked|per|according to|look at|looked at|read|in) (its|the|their|his|her|my|our|this|that) (\w+ )?(logs?|log files?)\b|\b(its|the) (\w+ )?logs? (says?|said|shows?|showed|reports?)\b/gi;
+
 /** A file's own name with its ending (`applied.log`, `price-2024.csv`); not a pattern (`*.log`), an ending alone (`.bak`) or a path. */
 const NAMED_FILE = /(?<![\w*?.\/~-])[\w-]+\.[a-z][a-z0-9]{0,4}\b(?![\/.\w])/gi;
 
@@ -70,13 +73,12 @@ export function offKind(paths: readonly string[], request: string): string[] {
   const given = /(^|\s)["'(]?[~.]*\/\S*/g;
   // what the request says to spare describes no file to delete ("leave the tmp folder alone",
   // "not the extracted package folders")
-  request = request.replace(SPARED, ' ');
+  request = request.replace(SPARED, ' ').replace(EVIDENCE, ' ');
   // nor does a file the request names in passing ("it's in applied.log" names no logs to delete)
   const kindText = request.replace(NAMED_FILE, ' ');
   const ask = kindText.toLowerCase().replace(given, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
   const said = kindText.toLowerCase().replace(given, ' ');
   const kinds = KINDS.filter((k) => k.words.test(k.wordsOnly ? said : ask));
-  if (kinds.length === 0) return [];
   // a file the request names by its own name (".DS_Store files") is what it describes, whatever
   // kind another of its words names ("the client's zip")
   const words = new Set(request.toLowerCase().split(/[\s,;:!?"'()]+/).map((w) => w.replace(/\.+$/, '')));
@@ -86,6 +88,7 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // an ending the request gives as the files it means (".eml files") is a kind of its own; one
   // before another kind's word (".raw scratch files") only narrows that kind
   const endings = [...request.toLowerCase().matchAll(/(?<![\w*])\.([a-z0-9]{1,6}) (files?|ones)\b/g)].map((m) => `.${m[1]!}`);
+  if (kinds.length === 0 && endings.length === 0) return [];
   return paths.filter((p) => {
     const parts = p.toLowerCase().split('/').filter(Boolean);
     const name = parts.pop() ?? '';
@@ -106,7 +109,7 @@ export function offKind(paths: readonly string[], request: string): string[] {
  * folder named for the kind (`folder`, when given).
  */
 export function patternOfNamedKind(pattern: string, request: string, folder?: string): boolean {
-  const kinds = KINDS.filter((k) => k.words.test(request.toLowerCase()));
+  const kinds = KINDS.filter((k) => k.words.test(request.replace(EVIDENCE, ' ').toLowerCase()));
   if (kinds.length === 0) return false;
   // (a pattern inside a folder named for a kind that goes by its folder is of it: dumps in
   // /backup/patrondb are backups; rotated copies in a log folder are not logs by that alone)

@@ -113,6 +113,8 @@ function writtenWords(c: Facts['commands'][number]): string[] {
 /** Programs that replace a file by its compressed copy. */
 const COMPRESSORS = new Set(['gzip', 'bzip2', 'xz', 'zstd', 'lzma', 'lz4']);
 
+/** A request that vouches for what a list file holds: "everything on it can go", "the files listed in". */
+const LIST_ASK = /\b(everything|all|each|every (file|path|one|entry)|what(ever)?(\s+is)?|the (files|paths|entries|ones))\s+(on|in|from)\s+(it|there|that|this|the|my)\b(\s+(list|file))?|\b(listed|on the list|in the list)\b/i;
 /** A request that speaks of an account's home folder. */
 const HOME_ASK = /\bhomes?\b/i;
 
@@ -211,6 +213,11 @@ export function extractFacts(req: ActionRequest): Facts {
     const packed = effects.writes.some((w) => w.by === d.by && w.path.startsWith(`${d.path}.`));
     if (placed && packed) d.inScope = true;
   }
+  // the paths a list file the request names holds, fed to a plain rm through xargs, when the
+  // request vouches for what is on the list ("I went through ~/cleanup-list.txt and everything on
+  // it can go")
+  const lists = effects.reads.filter((r) => (r.by === 'redirect <' || r.by === 'cat') && !r.glob && !r.dynamic && facts.requestPaths.includes(r.path));
+  if (lists.length > 0 && LIST_ASK.test(req.request ?? '')) for (const d of effects.deletes) if (d.dynamic && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT')) d.inScope = true;
   // a secret read through a folder the request names, when it says nothing of secrets
   for (const r of effects.reads) if (r.inScope && r.sensitive && !secretNamed(r.path, scope)) r.inScope = false;
   for (const k of ['network', 'signals', 'privilege', 'persistence', 'exhaustion', 'execution'] as const) (effects[k] as unknown[]) = dedupe(effects[k] as unknown[]);

@@ -570,6 +570,10 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
       (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log'))) ||
       (cacheOf !== undefined && cacheOf.length >= 3 && scope.words.has(cacheOf) && (scope.words.has('cache') || scope.words.has('caches')));
     if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text, root)) return true;
+    // (a spool's own sub-folder the request gives by its name with a slash and calls the spool's:
+    // "out of the spool's done/ folder" for /var/spool/efile/done/*.xml)
+    const spoolSub = /^\/var\/spool\/[^/]+\/([a-z][a-z0-9_-]{2,})$/i.exec(root)?.[1];
+    if (spoolSub !== undefined && scope.text !== undefined && scope.words.has('spool') && new RegExp(`(^|[\\s"'(])${spoolSub.replace(/[-]/g, '\\-')}/(?![\\w.-])`, 'i').test(scope.text)) return true;
     // (or an ending that shortens a word of the request: "the marc files" for *.mrc, "completed
     // ILL requests" for *.req)
     const ending = /^\*\.([a-z0-9]{3,5})$/.exec(base)?.[1];

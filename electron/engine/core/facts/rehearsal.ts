@@ -294,7 +294,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: report.error };
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
-  const tests = [...[...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => namedTest(x.path)), ...requestNamed(facts)];
+  // (a pid or lock file the command reads counts as named when it is rewritten: a restart that
+  // stops a daemon by its pid file and starts it again with that pid file made anew)
+  const markers = e.reads.filter((r) => MARKER_FILE.test(r.path) && !r.glob && !r.dynamic).map((r) => exactTest(r.path));
+  const tests = [...[...e.writes, ...e.deletes, ...e.modeChanges, ...e.ownerChanges].map((x) => namedTest(x.path)), ...requestNamed(facts), ...markers];
   const editsAccounts = e.privilege.length > 0;
   const crontab = facts.commands.some((c) => c.name === 'crontab');
   const unnamed: string[] = [];
@@ -304,6 +307,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // from inside such a folder went by other means (a file named like an option, `-rf`, among a
   // pattern's matches), whatever the request names
   const plainRm = e.deletes.every((d) => !d.recursive && (d.by === 'rm' || d.by === 'unlink')) && !facts.commands.some((c) => c.name === 'find' || c.wrappers.length > 0);
+  const listFed = e.deletes.some((d) => d.inScope && d.dynamic && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT'));
   const shallow = e.deletes.length > 0 && plainRm && e.execution.length === 0 ? e.deletes.map((d) => exactTest(d.path)) : [];
   // what the command wrote, carried off by a program running there (a watched drop folder that
   // forwards to a vendor) to a place neither the command nor the request names
@@ -352,6 +356,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       continue;
     }
     if (tests.some((t) => t(c.path)) || ownMarkers.has(c.path)) continue;
+    // (a file or link a plain rm took from a list the request vouches for, fed through xargs)
+    if (listFed && c.change === 'deleted' && c.before?.type !== 'dir') continue;
     if (editsAccounts && ACCOUNT_FILES.test(c.path)) continue;
     if (crontab && CRON_SPOOL.test(c.path)) continue;
     unnamed.push(`${c.change} ${c.path}`);
