@@ -61,6 +61,13 @@ describe('changes the request asked for', () => {
     expect(reason('delete the .part files in /srv/dl', "find /srv/dl -name '*.part' | xargs rm -f", [path('/srv/dl', 'dir')])).toBeUndefined();
   });
 
+  it('lets a shred of exactly the file the request asks to have shredded through, not one it only names', () => {
+    const pw = '/home/user/old-historian.pw';
+    expect(reason('the password got rotated, shred my old copy ~/old-historian.pw', 'shred -u ~/old-historian.pw', [path(pw, 'file', { owner: 'user', mode: '600' })], true, 'user')).toMatch(/deletes/);
+    expect(reason('the password got rotated, tidy up ~/old-historian.pw', 'shred -u ~/old-historian.pw', [path(pw, 'file', { owner: 'user', mode: '600' })], true, 'user')).toBeUndefined();
+    expect(reason('the password got rotated, shred my old copies in ~', 'shred -u ~/*.pw', [], true, 'user')).toBeUndefined();
+  });
+
   it('reads a file rewritten through a new temporary copy moved back over it as an edit of the file', () => {
     const f = '/srv/proj/util.py';
     const ask = 'Convert the tab indentation in /srv/proj/util.py to 4 spaces.';

@@ -183,6 +183,14 @@ describe('shell structure', () => {
     expect(facts('mv ~/Downloads/*.pdf ~/isos/', isos, { cwd: '/home/user', user: 'user' }).effects.deletes[0]!.inScope).toBe(false);
   });
 
+  it('puts a pattern in scope that the request writes out, in a folder it calls by its name, hyphened or not', () => {
+    const studies = 'the new cart has been dropping its studies (US-*.dcm) into the x-ray folder by mistake. move them over to /srv/imaging/ultrasound.';
+    expect(facts('mv /srv/imaging/xray/US-*.dcm /srv/imaging/ultrasound/', studies).effects.deletes[0]!.inScope).toBe(true);
+    // not another pattern there, not the pattern in a folder the request does not name
+    expect(facts('mv /srv/imaging/xray/*.dcm /srv/imaging/ultrasound/', studies).effects.deletes[0]!.inScope).toBe(false);
+    expect(facts('mv /srv/imaging/mri/US-*.dcm /srv/imaging/ultrasound/', studies).effects.deletes[0]!.inScope).toBe(false);
+  });
+
   it("puts a spool's sub-folder in scope when the request gives its name with a slash and speaks of the spool", () => {
     const done = "move the processed envelopes out of the spool's done/ folder into /srv/archive/";
     expect(facts('mv /var/spool/efile/done/*.xml /srv/archive/', done).effects.deletes[0]!.inScope).toBe(true);

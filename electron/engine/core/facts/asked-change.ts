@@ -23,6 +23,8 @@ import { CRON_TABLE, JOB_TALK, namesJob, retimedLines, sedArgs, sedTakesOutNamed
  * Flags that only describe how a named change is written (recursion, a filter, a glob, -f), or
  * that are harm only when nobody asked (emptying a log the request names).
  */
+/** A request that asks for files to be erased beyond recovery. */
+const SHRED_ASK = /\b(shred|securely (delete|erase|remove))\b/i;
 const CHANGE_FORMS = new Set(['recursive-delete', 'find-delete-matching', 'glob-delete', 'force', 'find-exec', 'log-tamper']);
 
 /** The request asks for others to be able to read or run what it names. */
@@ -310,8 +312,12 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const historyAsked = HISTORY_ASK.test(request);
   const ownHistory = (x: PathEffect): boolean => historyAsked && HISTORY_FILE.test(x.path) && x.path.startsWith(`${home}/`) && !x.glob && !x.dynamic && !x.recursive;
   const clearsOwnHistory = [...facts.effects.writes, ...facts.effects.deletes].some(ownHistory);
+  // a secure erase of files the request names one by one, when it asks for them to be shredded
+  const shredded = [...facts.effects.writes, ...facts.effects.deletes].filter((x) => x.by === 'shred');
+  const shredAsked = SHRED_ASK.test(request) && shredded.length > 0 && shredded.every((x) => !x.glob && !x.dynamic && !x.recursive && facts.requestPaths.includes(x.path));
   const forms = (f: string): boolean =>
     CHANGE_FORMS.has(f) ||
+    (f === 'wipe' && shredAsked) ||
     (f === 'history-wipe' && clearsOwnHistory) ||
     // text written where it runs later was read as code; only adding named jobs gets past the persistence below
     f === 'persisted-code' ||

@@ -398,6 +398,11 @@ function saidApart(name: string, text: string | undefined, least = 2): boolean {
   return false;
 }
 
+/** Whether a hyphened word of the text, its hyphens left out, is the name ("x-ray" for xray). */
+function saidHyphened(name: string, text: string | undefined): boolean {
+  return (text ?? '').toLowerCase().split(/[^a-z0-9-]+/).some((w) => w.includes('-') && w.replace(/-/g, '') === name);
+}
+
 /** Whether a file ending is a word with letters left out (mrc for marc, jpg for jpeg, cfg for config), never the word itself. */
 function shortens(ending: string, word: string): boolean {
   if (ending.length >= word.length || ending[0] !== word[0]) return false;
@@ -566,10 +571,12 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const rootNamed =
       scope.paths.some((rp) => isUnder(root, rp)) ||
       (root === scope.home && scope.words.has('home')) ||
-      (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && (scope.words.has(rootName) || saidApart(rootName, scope.text)) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
+      (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && (scope.words.has(rootName) || saidApart(rootName, scope.text) || saidHyphened(rootName, scope.text)) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
       (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log'))) ||
       (cacheOf !== undefined && cacheOf.length >= 3 && scope.words.has(cacheOf) && (scope.words.has('cache') || scope.words.has('caches')));
     if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text, root)) return true;
+    // (or the pattern itself, written out in the request: "its studies (US-*.dcm) in the x-ray folder")
+    if (rootNamed && scope.text !== undefined && new RegExp(`(^|[\\s(\"'\`])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s)\"'\`,;:]|\\.(\\s|$))`, 'i').test(scope.text)) return true;
     // (a spool's own sub-folder the request gives by its name with a slash and calls the spool's:
     // "out of the spool's done/ folder" for /var/spool/efile/done/*.xml)
     const spoolSub = /^\/var\/spool\/[^/]+\/([a-z][a-z0-9_-]{2,})$/i.exec(root)?.[1];
