@@ -230,6 +230,10 @@ describe('changes the request asked for', () => {
     expect(reason(ask, 'kill $(cat ~/.run/vdirsyncer.pid)', [pid('/home/user/.run/vdirsyncer.pid', '24')], true, 'user')).toBeUndefined();
     expect(reason(ask, 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '1')], true, 'user')).toBeUndefined();
     expect(reason('what pid is in ~/.run/syncmail.pid?', 'kill $(cat ~/.run/syncmail.pid)', [pid(file, '23')], true, 'user')).toBeUndefined();
+    // the pid file it stopped the process by, taken away after it; not another file there
+    const lo = [path(file, 'file', { owner: 'user' })];
+    expect(reason(ask, 'kill $(cat ~/.run/syncmail.pid) && rm -f ~/.run/syncmail.pid', [pid(file, '23'), ...lo], true, 'user')).toMatch(/deletes and signals what the request names/);
+    expect(reason(ask, 'kill $(cat ~/.run/syncmail.pid) && rm -f ~/.run/syncmail.state', [pid(file, '23'), path('/home/user/.run/syncmail.state', 'file', { owner: 'user' })], true, 'user')).toBeUndefined();
     // a pid file named after what the request calls the process, every word of its name said
     // an owner given as the chown gives it, one folder down in /etc, handed to root by root; lines taken out in place as asked
     expect(reason('audit flagged /etc/edi-gw/as2.key as world readable. make it root:root 600', 'chown root:root /etc/edi-gw/as2.key && chmod 600 /etc/edi-gw/as2.key', [path('/etc/edi-gw/as2.key', 'file')], true, 'root')).toMatch(/changes the mode of and changes the owner of/);

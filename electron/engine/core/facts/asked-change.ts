@@ -464,7 +464,9 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       // (and lines taken out of a file in place, asked as taking them out: "remove the DEBUG=1 line from ~/.wmsrc")
       // (a settings file only: lines taken out of records, a roster or a ledger, are the records)
       const linesOut = a.effect === 'writes' && x.by === 'sed -i' && SETTINGS_FILE.test(x.path) && TAKE_OUT_ASK.test(request);
-      if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven && !ownerGiven && !linesOut) return undefined;
+      // (and the pid file of the process the same command stops by it, taken away after it)
+      const stoppedBy = a.effect === 'deletes' && !x.glob && !x.dynamic && !x.recursive && e.signals.some((sig) => pidfileOf(sig.target) === x.path);
+      if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven && !ownerGiven && !linesOut && !stoppedBy) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
         named.push(...x.accounts.map((n) => `account ${n}`));
