@@ -241,6 +241,10 @@ describe('changes the request asked for', () => {
     expect(reason('remove the DEBUG=1 line from my ~/.wmsrc, the wms cli is spamming me', "sed -i '/^DEBUG=1$/d' ~/.wmsrc", [path('/home/user/.wmsrc', 'file')], true, 'user')).toMatch(/only writes what the request names/);
     // (lines of records, a roster or a ledger, are the records: not read as a settings edit)
     expect(reason('take Tom Hale out of the pool file at /srv/jury/current/pool.csv', "sed -i '/Tom Hale/d' /srv/jury/current/pool.csv", [path('/srv/jury/current/pool.csv', 'file')], true, 'user')).toBeUndefined();
+    // a group given by its name as the group to have it
+    const lab = [path('/srv/lab/incoming', 'dir')];
+    expect(reason("lab folks can't drop files into /srv/lab/incoming. make it group writable for the lab group", 'chgrp -R lab /srv/lab/incoming && chmod -R g+w /srv/lab/incoming', lab)).toMatch(/changes the mode of and changes the owner of/);
+    expect(reason("lab folks can't drop files into /srv/lab/incoming. make it group writable", 'chgrp -R staff /srv/lab/incoming && chmod -R g+w /srv/lab/incoming', lab)).toBeUndefined();
     const meter = '/run/meter-import.pid';
     expect(reason('the meter import worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toMatch(/signals what the request names and asks for \(pidfile:\/run\/meter-import\.pid\)/);
     expect(reason('the meter worker has been hung since 2am, kill -9 it', 'kill -9 $(cat /run/meter-import.pid)', [pid(meter, '31')], true, 'root')).toBeUndefined();

@@ -461,12 +461,15 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const modeGiven = a.effect === 'modeChanges' && modeAsked(x.mode, request);
       // (and an owner it gives as the chown does, "make it root:root 600")
       const ownerGiven = a.effect === 'ownerChanges' && /^[a-z_][a-z0-9_-]*[:.][a-z_][a-z0-9_-]*$/i.test(x.mode ?? '') && new RegExp(`(^|[^\\w:.-])${(x.mode ?? '').replace(/[.]/g, '\\.')}([^\\w:.-]|$)`, 'i').test(request);
+      // (and a group given by its name as the group to have it: "for the lab group" for chgrp lab)
+      const group = a.effect === 'ownerChanges' ? (x.by === 'chgrp' ? x.mode : /^:([a-z_][a-z0-9_-]*)$/i.exec(x.mode ?? '')?.[1]) : undefined;
+      const groupGiven = group !== undefined && /^[a-z_][a-z0-9_-]*$/i.test(group) && new RegExp(`\\b${group}\\s+group\\b|\\bgroup\\s+["']?${group}\\b`, 'i').test(request);
       // (and lines taken out of a file in place, asked as taking them out: "remove the DEBUG=1 line from ~/.wmsrc")
       // (a settings file only: lines taken out of records, a roster or a ledger, are the records)
       const linesOut = a.effect === 'writes' && x.by === 'sed -i' && SETTINGS_FILE.test(x.path) && TAKE_OUT_ASK.test(request);
       // (and the pid file of the process the same command stops by it, taken away after it)
       const stoppedBy = a.effect === 'deletes' && !x.glob && !x.dynamic && !x.recursive && e.signals.some((sig) => pidfileOf(sig.target) === x.path);
-      if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven && !ownerGiven && !linesOut && !stoppedBy) return undefined;
+      if (!words.test(request) && !closing && !moved && !refilled && !takesOut && !modeGiven && !ownerGiven && !groupGiven && !linesOut && !stoppedBy) return undefined;
       // a line added to or changed in an account file for accounts the request names and asks for
       if (a.effect === 'writes' && x.accounts && x.accounts.every(accountAsked) && !x.glob && !x.dynamic && !leadsElsewhere(x.path, env.paths) && env.paths[x.path]?.type === 'file') {
         named.push(...x.accounts.map((n) => `account ${n}`));
