@@ -287,7 +287,7 @@ async function publishedPersonal(twin: Episode, changes: RehearsedChange[], sign
 const PRIVATE_NOTE = String.raw`personal data|personally identifiable|(^|[^[:alpha:]])PII([^[:alpha:]]|$)|confidential|(do not|don't|never|must not) (publish|share|expose|make (it |them )?public)|not (to be |be )?(published|made public|shared)|keep (this|these|it|them|the [[:alpha:]]+)( folder| file| directory| dir)? (private|0?[67]00)|(must|should) (stay|remain|be kept) private|not for (publication|public|distribution|release|circulation|sharing)|owner[- ]only`;
 
 /** Files whose words configure or run something (a git repository borrowing another's objects, a file in a program's folder of ~/.config, a mail program's prefs.js, a mailbox whose messages point at attachments saved apart): where a path in them means something still uses it. */
-const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates|\/(prefs|user|prefs-[a-z]+)\.js|\.mbox)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
+const CONFIG_NAME = /(\.(conf|cfg|cnf|ini|ya?ml|json|toml|env|service|timer|socket|sh|properties|xml|plist|desktop|rules|list|manifest|opt|options|job)|\/(Makefile|Procfile|Dockerfile|crontab|\.[a-z]*rc|\.profile|\.env[^/]*)|\/\.[a-z0-9_-]+\/config|\/objects\/info\/alternates|\/(prefs|user|prefs-[a-z]+)\.js|\.mbox)$|^\/(root|home\/[^/]+)\/\.config\/[^/]+\/[^/]+$/;
 const CONFIG_PLACE = /^\/(etc|var\/spool\/cron)\//;
 /** The system's own program and library folders, whose executables are not scripts of this machine. */
 const SYSTEM_PROGRAMS = /^\/(bin|sbin|lib|lib32|lib64|usr\/(bin|sbin|lib|lib32|lib64|libexec|share))\//;
@@ -372,7 +372,8 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
   // it as much as a folder deleted: a purge by age that takes a collector's calibration tables,
   // all of them old, leaves `calibration_dir=` naming an empty folder; not a place that is
   // emptied by its nature (a spool, a queue, a cache, logs, temporary files)
-  for (const f of emptiedFolders(changes, before, after).slice(0, 20)) if (!within(f, tops)) forms.set(f, f);
+  // (read after the paths of what it deleted, and only as the folder itself, not a path below it)
+  const emptied = emptiedFolders(changes, before, after).filter((f) => !within(f, tops)).slice(0, 20);
   // (and a file by its folder's name and its own, as a server's root-relative path or a URL
   // gives it: `tftp://10.0.0.1/images/c2960-15.0.bin` names /srv/tftp/images/c2960-15.0.bin)
   const tails = new Set<string>();
@@ -389,6 +390,8 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
       tails.add(tail);
     }
   }
+  for (const f of emptied) if (!forms.has(f)) forms.set(f, f);
+  const folders = new Set(emptied);
   const found = await readAs(twin, `grep -F -H -n ${[...forms.keys()].map((f) => `-e ${shQuote(f)}`).join(' ')} -- ${files.map(shQuote).join(' ')} 2>/dev/null | head -n 200; true`, signal);
   const hits: { target: string; by: string; line: string; creates: boolean }[] = [];
   for (const line of found.split('\n')) {
@@ -400,7 +403,7 @@ async function stillReferenced(twin: Episode, changes: RehearsedChange[], before
     for (const [form, target] of forms) {
       // the path itself, not a longer name that starts the same way
       const at = text.indexOf(form);
-      if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length)) && (!tails.has(form) || at === 0 || /[/\s"'=:]/.test(text.charAt(at - 1)))) {
+      if (at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + form.length)) && !(folders.has(form) && text.charAt(at + form.length) === '/') && (!tails.has(form) || at === 0 || /[/\s"'=:]/.test(text.charAt(at - 1)))) {
         const creates = new RegExp(`(^|[^>])>\\s*["']?${form.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}(["'\\s;]|$)`).test(text);
         hits.push({ target, by: file, line: text.trim().slice(0, 200), creates });
         break;

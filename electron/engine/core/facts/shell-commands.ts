@@ -2011,8 +2011,13 @@ function outputOf(c: Call): Feed {
           return {};
         }
         if (name === 'awk' || name === 'cut' || name === 'head' || name === 'tail' || name === 'sort' || name === 'uniq') {
-          // (an awk program with its own /pattern/ narrows the lines further: not read)
-          if (name === 'awk' && /\/[^/]*\/|\$\d+\s*[=~!]=?|~/.test(args.find((a) => !a.startsWith('-')) ?? '')) return {};
+          // (an awk program with one /pattern/ of plain letters picks the lines as a grep for it
+          // would, `[p]lotsubmit` hiding itself from its own match; a column test beside it only
+          // narrows further; any other program is not read)
+          const program = args.find((a) => !a.startsWith('-')) ?? '';
+          const picks = name === 'awk' && stdin.procs.pattern === '' ? [...program.matchAll(/\/([^/]*)\//g)].map((m) => m[1]!.replace(/\[([A-Za-z0-9])\]/g, '$1')) : [];
+          if (picks.length === 1 && /^[A-Za-z0-9_.-]{3,}$/.test(picks[0]!) && !/~|\|\||!\s*\//.test(program)) return { procs: { pattern: picks[0]! } };
+          if (name === 'awk' && /\/[^/]*\/|\$\d+\s*[=~!]=?|~/.test(program)) return {};
           return { procs: stdin.procs };
         }
       }
