@@ -906,7 +906,10 @@ pf() {
              [ -f "$a" ] || continue
              n=${'$'}{a##*/}; n=${'$'}{n%.*}
              case "$n" in sh|bash|dash|ash|busybox|env|python*|perl|node|ruby|''|?|??) continue ;; esac
-             for f in /var/log/$n* /var/log/*/$n* /var/log/$n/* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n*; do
+             # (a two-part name by its parts as well: fare-settle's log in /var/log/fare/settle.log)
+             h=${'$'}{n%%[-_]*}; t=${'$'}{n#*[-_]}
+             [ "$h" != "$n" ] && [ ${'$'}{#h} -ge 3 ] && [ ${'$'}{#t} -ge 3 ] || { h=$n; t=$n; }
+             for f in /var/log/$n* /var/log/*/$n* /var/log/$n/* /var/log/$h/$t* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n*; do
                [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
                l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
                [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break 2; }
