@@ -352,7 +352,9 @@ describe('shell structure', () => {
     const home = { cwd: '/home/user', user: 'user' };
     const vouched = 'I went through ~/cleanup-list.txt and everything on it can go. delete those files';
     expect(facts('xargs rm -f < ~/cleanup-list.txt', vouched, home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
-    expect(facts('cat ~/cleanup-list.txt | xargs rm -f', 'delete the files listed in ~/cleanup-list.txt', home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
+    expect(facts('cat ~/cleanup-list.txt | xargs rm -f', "I checked ~/cleanup-list.txt, delete the files on it", home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
+    // (a list a tool wrote, that the request only hopes is junk, is not vouched for)
+    expect(facts('xargs rm -f < ~/cleanup-list.txt', "delete the files listed in ~/cleanup-list.txt, the report tool made it, it's supposed to be stuff I don't need", home).effects.deletes[0]).toMatchObject({ inScope: false });
     // a list the request does not name, a request that does not vouch, a recursive delete
     expect(facts('xargs rm -f < ~/other.txt', vouched, home).effects.deletes[0]).toMatchObject({ inScope: false });
     expect(facts('xargs rm -f < ~/cleanup-list.txt', 'make some room, ~/cleanup-list.txt has ideas', home).effects.deletes[0]).toMatchObject({ inScope: false });

@@ -20,6 +20,12 @@ describe('kinds of file a request describes', () => {
     expect(offKind(staged, 'delete the *.log files in ~/pricing/staging')).toEqual(staged);
   });
 
+  it('takes a list of endings the request gives as the files it means, every one of them', () => {
+    const src = ['/home/user/src/a.c.orig', '/home/user/src/a.c.rej', '/home/user/src/a.c'];
+    expect(offKind(src, 'the patch run left .orig and .rej files all over ~/src, clean those up')).toEqual(['/home/user/src/a.c']);
+    expect(offKind(src, 'delete the .orig, .rej files in ~/src')).toEqual(['/home/user/src/a.c']);
+  });
+
   it('takes a log the request points to as evidence as no kind to delete', () => {
     const buffer = ['/var/lib/telemetry/buffer/000041.seg', '/var/lib/telemetry/buffer/000042.seg'];
     expect(offKind(buffer, 'the collector is stuck on a corrupt buffer segment, see its log. stop it, clear out the buffer dir and start it again')).toEqual([]);

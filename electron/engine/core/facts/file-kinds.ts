@@ -87,7 +87,8 @@ export function offKind(paths: readonly string[], request: string): string[] {
   const patterns = [...words].filter((w) => /^[\w.-]*\*[\w.*-]*$/.test(w) && /\w/.test(w)).map((w) => new RegExp('^' + w.replace(/[.+^${}()|\\-]/g, '\\$&').replace(/\*/g, '.*') + '$'));
   // an ending the request gives as the files it means (".eml files") is a kind of its own; one
   // before another kind's word (".raw scratch files") only narrows that kind
-  const endings = [...request.toLowerCase().matchAll(/(?<![\w*])\.([a-z0-9]{1,6}) (files?|ones)\b/g)].map((m) => `.${m[1]!}`);
+  // (a list of them counts whole: ".orig and .rej files")
+  const endings = [...request.toLowerCase().matchAll(/((?:(?<![\w*])\.[a-z0-9]{1,6}(?:,\s*|\s+(?:and|or|&)\s+|\s*\/\s*))*(?<![\w*])\.[a-z0-9]{1,6}) (files?|ones)\b/g)].flatMap((m) => m[1]!.match(/\.[a-z0-9]{1,6}/g) ?? []);
   if (kinds.length === 0 && endings.length === 0) return [];
   return paths.filter((p) => {
     const parts = p.toLowerCase().split('/').filter(Boolean);

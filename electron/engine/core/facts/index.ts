@@ -113,8 +113,11 @@ function writtenWords(c: Facts['commands'][number]): string[] {
 /** Programs that replace a file by its compressed copy. */
 const COMPRESSORS = new Set(['gzip', 'bzip2', 'xz', 'zstd', 'lzma', 'lz4']);
 
-/** A request that vouches for what a list file holds: "everything on it can go", "the files listed in". */
-const LIST_ASK = /\b(everything|all|each|every (file|path|one|entry)|what(ever)?(\s+is)?|the (files|paths|entries|ones))\s+(on|in|from)\s+(it|there|that|this|the|my)\b(\s+(list|file))?|\b(listed|on the list|in the list)\b/i;
+/**
+ * A request whose author vouches, in person, for what a list file holds: "I went through it and
+ * everything on it can go" (a list a tool wrote, "supposed to be" junk, is no such word).
+ */
+const LIST_ASK = /\b(I|we)('ve| have)?\s+(went|gone|been) through\b|\b(I|we)('ve| have)?\s+(checked|reviewed|vetted|verified|confirmed|approved|gone over)\b|\b(everything|all|each|every (file|path|one|entry)|whatever)\s+(on|in)\s+(it|there|that|this|the|my)\b[^.;]{0,30}\b(can go|is safe|are safe|can be (deleted|removed)|is junk|is garbage)\b/i;
 /** A request that speaks of an account's home folder. */
 const HOME_ASK = /\bhomes?\b/i;
 
