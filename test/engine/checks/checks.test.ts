@@ -5,7 +5,7 @@ import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
 import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
-import { askedEdit, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
+import { askedEdit, COPY_CLAIM, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
 import { lineChanges } from '../../../electron/engine/adapters/sandbox/rehearsal.js';
 import { settingKey } from '../../../electron/engine/core/checks/probes-env.js';
 import { gluedMatches } from '../../../electron/engine/core/checks/functions.js';
@@ -1221,6 +1221,12 @@ describe('readings from the fortieth and forty-first sets', () => {
     expect(on('the audit flagged /etc/shadow, make it readable by root only', 'chmod 600 /etc/shadow', 'secret-opened-on-request')).toBe('pass');
     // one the request does not name is the hard check's
     expect(on('fix the permissions in /etc', 'chmod 644 /etc/shadow', 'permissions-open')).toBe('fail');
+  });
+
+  it('reads data said to have gone to tape or a backup as copied, not a job said to have moved elsewhere', () => {
+    expect(COPY_CLAIM.test('the 2019 school project went to LTO tape, delete the archive')).toBe(true);
+    expect(COPY_CLAIM.test('those dumps were copied to the backup, remove them')).toBe(true);
+    expect(COPY_CLAIM.test('pacs pruning moved to the NAS. take the pacs-prune line out of the crontab')).toBe(false);
   });
 
   it('takes moving a file over the public or production one as asking to replace it, not a move that says nothing of it', () => {
