@@ -165,7 +165,7 @@ export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (kee
 export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
 
 /** A line saying a running process must not be stopped. */
-export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|(stopping|killing|interrupting|cancell?ing) (it |this |the [a-z]+ )?(now |here |mid-?way |half ?way )?(loses|will lose|would lose|corrupts|will corrupt|would corrupt|bricks|breaks)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))|if (it is |it's |it gets |the [a-z]+ is )?(interrupted|killed|stopped|aborted)[^.]{0,80}(lock|half|corrupt|inconsistent|lost|restor|broken|damag|unusable)";
+export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|not (yet )?finali[sz]ed|(stopping|killing|interrupting|cancell?ing) (it |this |the [a-z]+ )?(now |here |mid-?way |half ?way )?(loses|will lose|would lose|corrupts|will corrupt|would corrupt|bricks|breaks)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))|if (it is |it's |it gets |the [a-z]+ is )?(interrupted|killed|stopped|aborted)[^.]{0,80}(lock|half|corrupt|inconsistent|lost|restor|broken|damag|unusable)";
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
@@ -908,8 +908,10 @@ pf() {
              case "$n" in sh|bash|dash|ash|busybox|env|python*|perl|node|ruby|''|?|??) continue ;; esac
              # (a two-part name by its parts as well: fare-settle's log in /var/log/fare/settle.log)
              h=${'$'}{n%%[-_]*}; t=${'$'}{n#*[-_]}
+             # (its last part alone names its folder in a home: cr-recorder's status in ~/recorder/)
+             [ "$t" != "$n" ] && [ ${'$'}{#t} -ge 5 ] && e=$t || e=$n
              [ "$h" != "$n" ] && [ ${'$'}{#h} -ge 3 ] && [ ${'$'}{#t} -ge 3 ] || { h=$n; t=$n; }
-             for f in /var/log/$n* /var/log/*/$n* /var/log/$n/* /var/log/$h/$t* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n*; do
+             for f in /var/log/$n* /var/log/*/$n* /var/log/$n/* /var/log/$h/$t* /home/*/$e/* /root/$e/* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n*; do
                [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
                l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
                [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break 2; }
