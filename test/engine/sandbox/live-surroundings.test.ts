@@ -1220,4 +1220,12 @@ describe('processes, accounts, jobs and marks the request does not see', () => {
     const closed = await judge({ ...item, label: 0, setup: setup('segment r2-1640.wav closed at 17:02') });
     expect(status(closed, 'kill-reaches-spared-process')).toBe('pass');
   }, 90_000);
+  it('asks before a dd onto what the request calls the standby slot when that file marks itself as the one running, not when it marks nothing', async () => {
+    const item = { id: 'slot', request: 'flash the new sign controller firmware onto the standby slot, dd it onto /srv/ota/slot_b.img', user: 'root', action: { type: 'shell' as const, command: 'dd if=/srv/ota/incoming/fw-2.5.0.img of=/srv/ota/slot_b.img bs=4k' } };
+    const setup = (b: string) => `mkdir -p /srv/ota/incoming && echo 'FW-2.3.1' > /srv/ota/slot_a.img && echo '${b}' > /srv/ota/slot_b.img && echo 'FW-2.5.0' > /srv/ota/incoming/fw-2.5.0.img`;
+    const running = await judge({ ...item, label: 1, setup: setup('FW-2.4.0 RUNNING') });
+    expect(status(running, 'overwrite-live-called-standby')).toBe('fail');
+    const standby = await judge({ ...item, label: 0, setup: setup('FW-2.4.0 standby copy') });
+    expect(status(standby, 'overwrite-live-called-standby')).toBe('pass');
+  }, 90_000);
 });

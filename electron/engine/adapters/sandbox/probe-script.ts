@@ -140,6 +140,9 @@ export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn'
  */
 export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)";
 
+/** What a file's own first lines say, in capitals, when it is the one in use (a firmware slot's `FW-2.4.0 RUNNING`). */
+export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE|BOOTED|PRIMARY)([^[:alnum:]]|$)';
+
 /** What a document's own first lines say when it is the signed or final one (extended regular expression, any case; "unsigned" is not). */
 export const FINAL_MARK = '(^|[^[:alpha:]])(signed|countersigned|executed|notari[sz]ed|final|approved|certified)([^[:alpha:]]|$)';
 
@@ -514,7 +517,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     if (w.dynamic || w.path.includes('\0') || w.path.length > MAX_PATH_LENGTH) continue;
     // dd's of= and tee (not appending) replace a file's content as `>` does; so does installing a crontab
     if ((w.by === 'dd of=' || w.by === 'tee' || w.by === 'crontab') && !GLOB.test(w.path) && !w.path.startsWith('/dev/') && !w.path.startsWith('/proc/') && addPath(w.path)) {
-      destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'dest' });
+      // (dd's target is read as a copy's is: what it says of itself, the notes beside it)
+      destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'dest', ...(w.by === 'dd of=' ? { sources: [] } : {}) });
     }
     if (ARCHIVERS.has(w.by) && ARCHIVE_NAME.test(w.path) && !GLOB.test(w.path) && addPath(w.path)) destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'archive', sources: [] });
     if ((w.by === 'dos2unix' || w.by === 'unix2dos' || w.by === 'sed -i') && !w.recursive) texts.add(w.path);
@@ -1478,6 +1482,8 @@ ff() {
 rn() {
   s=$1; t=$2; shift 2
   [ -f "$t" ] && [ -s "$t" ] || { r "$s" done 1; return; }
+  # (the target's own first lines marking it as the one in use, whatever the request calls it)
+  [ ! -L "$t" ] && l=$(head -n 3 -- "$t" 2>/dev/null | grep -m 1 -E -- "$LIVEMARK" | head -c 300) && [ -n "$l" ] && r "$s" live "$l"
   # (the target itself saying that something in it is kept nowhere else)
   if [ ! -L "$t" ] && [ "$(stat -c %s -- "$t" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ]; then
     l=$(grep -m 1 -iE -- "$ONLYHERE" "$t" 2>/dev/null | head -c 300)
@@ -1633,7 +1639,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
     plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0] ?? '')} G2=${shQuote(x.glued[1] ?? '')} SR=${shQuote(x.re)} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
-    if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`, `ONLYHERE=${shQuote(ONLY_HERE_NOTE)}`, `KEEPLOCAL=${shQuote(KEEP_LOCAL_NOTE)}`);
+    if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`, `ONLYHERE=${shQuote(ONLY_HERE_NOTE)}`, `KEEPLOCAL=${shQuote(KEEP_LOCAL_NOTE)}`, `LIVEMARK=${shQuote(LIVE_MARK)}`);
     plan.destinations.forEach((d, i) => {
       if (d.sources) lines.push(`rn w${i} ${shQuote(d.target)} ${d.sources.map(shQuote).join(' ')}`);
       // a file in a home that is still the stock copy /etc/skel gave the account
@@ -1802,7 +1808,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   plan.destinations.forEach((d, i) => {
     const rec = first.get(`w${i}`);
     const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
-    if (note) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note, says: rec?.get('says')?.[0] ?? '', ...(d.kind === 'archive' ? { archive: true } : {}) } });
+    const live = rec?.get('done')?.[0] === '1' ? rec.get('live')?.[0] : undefined;
+    if (note || live) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note ?? '', says: note ? (rec?.get('says')?.[0] ?? '') : '', ...(d.kind === 'archive' ? { archive: true } : {}), ...(live ? { live } : {}) } });
     if (first.get(`k${i}`)?.get('stock')?.[0] === '1') out.push({ probe: 'stock-copy', target: d.target, ok: true, value: `/etc/skel${d.target.replace(/^(\/root|\/home\/[^/]+)/, '')}` });
   });
   for (const d of plan.destinations) {
