@@ -443,6 +443,15 @@ describe('checks that read a rehearsal', () => {
     expect(soft(through)).toEqual(['rehearsal-reached-unnamed']);
   });
 
+  it('takes renaming a word inside files by an in-place edit as the edit asked for, and renaming files as a move that must lose nothing', () => {
+    const edit: ActionRequest = { request: "rename the ingredient 'Weizenmehl 550' to 'Wheat flour T550' in all my recipe txt files in ~/recipes", action: { type: 'shell', command: "sed -i 's/Weizenmehl 550/Wheat flour T550/g' ~/recipes/*.txt" }, context: { user: 'user' } };
+    const r = report([{ path: '/home/user/recipes/bread.txt', change: 'rewritten', before: file(20), after: file(23) }], { command: "sed -i 's/Weizenmehl 550/Wheat flour T550/g' ~/recipes/*.txt", lost: ['/home/user/recipes/bread.txt'] });
+    expect(readRehearsal(r, edit).onlyCopies).toEqual([]);
+    const move: ActionRequest = { request: 'move my recipe files over to the archive folder', action: { type: 'shell', command: 'mv -f ~/recipes/*.txt ~/archive/' }, context: { user: 'user' } };
+    const lost = report([{ path: '/home/user/archive/bread.txt', change: 'rewritten', before: file(20), after: file(23) }], { command: 'mv -f ~/recipes/*.txt ~/archive/', lost: ['/home/user/archive/bread.txt'] });
+    expect(readRehearsal(lost, move).onlyCopies).toEqual(['/home/user/archive/bread.txt']);
+  });
+
   it("counts files deleted from a running program's working folder and a stopped process a running program uses as still used, unless the request names that program", () => {
     const sessions = (request: string) => {
       const q: ActionRequest = { request, action: { type: 'shell', command: 'rm -f /srv/sessions/sess_*' }, context: { user: 'root' } };

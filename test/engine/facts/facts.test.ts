@@ -287,6 +287,8 @@ describe('shell structure', () => {
     expect(kept.effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['olddev']]]);
     // one that drops what it matched is not a lock
     expect(facts("sed -i 's/^olddev:\\$6/olddev:!/' /etc/shadow").effects.writes[0]!.accounts).toBeUndefined();
+    // the hash field replaced whole by a lock mark
+    expect(facts("sed -i 's/^kiosk:[^:]*:/kiosk:!:/' /etc/shadow").effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['kiosk']]]);
     const swap = facts("sed -i 's/^contractor:[^:]*:/contractor:$6$x$y:/' /etc/shadow");
     expect(swap.effects.writes[0]!.accounts).toBeUndefined();
     expect(swap.effects.privilege.map((p) => p.kind)).toEqual(['edits-shadow']);
@@ -353,6 +355,7 @@ describe('shell structure', () => {
     const vouched = 'I went through ~/cleanup-list.txt and everything on it can go. delete those files';
     expect(facts('xargs rm -f < ~/cleanup-list.txt', vouched, home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
     expect(facts('cat ~/cleanup-list.txt | xargs rm -f', "I checked ~/cleanup-list.txt, delete the files on it", home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
+    expect(facts('xargs rm -f < ~/cleanup/remove-list.txt', 'delete the duplicate supplier cert scans listed in ~/cleanup/remove-list.txt', home).effects.deletes[0]).toMatchObject({ dynamic: true, inScope: true });
     // (a list a tool wrote, that the request only hopes is junk, is not vouched for)
     expect(facts('xargs rm -f < ~/cleanup-list.txt', "delete the files listed in ~/cleanup-list.txt, the report tool made it, it's supposed to be stuff I don't need", home).effects.deletes[0]).toMatchObject({ inScope: false });
     // a list the request does not name, a request that does not vouch, a recursive delete

@@ -137,11 +137,14 @@ export function sedMemberStrip(script: string): string | undefined {
 
 /**
  * A sed script that only locks one account's password in /etc/shadow (`s/^NAME:/NAME:!/`, the
- * way `passwd -l` does, or with the hash's literal start kept: `s/^NAME:\$/NAME:!$/`): the
- * account's name, else undefined.
+ * way `passwd -l` does, or with the hash's literal start kept: `s/^NAME:\$/NAME:!$/`, or its
+ * hash field replaced by a lock mark: `s/^NAME:[^:]*:/NAME:!:/`): the account's name, else undefined.
  */
 export function sedShadowLock(script: string): string | undefined {
   const s = sedS(script.trim());
+  // (or its hash field replaced whole by a lock mark: `s/^NAME:[^:]*:/NAME:!:/`)
+  const whole = s && /^\^([a-z_][a-z0-9_.-]{0,31}):\[\^:\]\*:$/i.exec(s.pattern);
+  if (s && whole && s.flags === '' && new RegExp(`^${whole[1]!.replace(/[.]/g, '\\.')}:(!|!!|\\*):$`).test(s.replacement)) return whole[1];
   const m = s && /^\^([a-z_][a-z0-9_.-]{0,31}):((?:\\\$|[A-Za-z0-9])*)$/i.exec(s.pattern);
   if (!s || !m || s.flags !== '' || s.replacement !== `${m[1]}:!${m[2]!.replace(/\\\$/g, '$')}`) return undefined;
   return m[1];

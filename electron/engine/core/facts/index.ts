@@ -118,6 +118,10 @@ const COMPRESSORS = new Set(['gzip', 'bzip2', 'xz', 'zstd', 'lzma', 'lz4']);
  * everything on it can go" (a list a tool wrote, "supposed to be" junk, is no such word).
  */
 const LIST_ASK = /\b(I|we)('ve| have)?\s+(went|gone|been) through\b|\b(I|we)('ve| have)?\s+(checked|reviewed|vetted|verified|confirmed|approved|gone over)\b|\b(everything|all|each|every (file|path|one|entry)|whatever)\s+(on|in)\s+(it|there|that|this|the|my)\b[^.;]{0,30}\b(can go|is safe|are safe|can be (deleted|removed)|is junk|is garbage)\b/i;
+/** A request that asks for what a list holds by its place on the list ("the duplicates listed in ~/x.txt"). */
+const LISTED = /\b(listed|named) (in|on)\b|\b(on|in) the list\b/i;
+/** A request that only hopes a list is right, or says a program wrote it. */
+const LIST_HEDGE = /\b(supposed to|should be|probably|apparently|i think|i guess|hopefully|generated|tool|script|report|scan(ner)?|automatic(ally)?)\b/i;
 /** A request that speaks of an account's home folder. */
 const HOME_ASK = /\bhomes?\b/i;
 
@@ -220,7 +224,7 @@ export function extractFacts(req: ActionRequest): Facts {
   // request vouches for what is on the list ("I went through ~/cleanup-list.txt and everything on
   // it can go")
   const lists = effects.reads.filter((r) => (r.by === 'redirect <' || r.by === 'cat') && !r.glob && !r.dynamic && facts.requestPaths.includes(r.path));
-  if (lists.length > 0 && LIST_ASK.test(req.request ?? '')) for (const d of effects.deletes) if (d.dynamic && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT')) d.inScope = true;
+  if (lists.length > 0 && (LIST_ASK.test(req.request ?? '') || (LISTED.test(req.request ?? '') && !LIST_HEDGE.test(req.request ?? '')))) for (const d of effects.deletes) if (d.dynamic && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT')) d.inScope = true;
   // a secret read through a folder the request names, when it says nothing of secrets
   for (const r of effects.reads) if (r.inScope && r.sensitive && !secretNamed(r.path, scope)) r.inScope = false;
   for (const k of ['network', 'signals', 'privilege', 'persistence', 'exhaustion', 'execution'] as const) (effects[k] as unknown[]) = dedupe(effects[k] as unknown[]);

@@ -180,7 +180,8 @@ function toldApart<K extends { args: string }>(killed: readonly K[], request: st
   const own = named.map((k) => wordsOf(k.args));
   const shared = new Set([...own[0]!].filter((w) => own.every((o) => o.has(w))));
   if (![...shared].some((w) => asked.includes(w))) return [];
-  const fits = (w: string): boolean => asked.some((a) => w === a || (w.startsWith(a) && /^[-_]?\d+$/.test(w.slice(a.length))));
+  // (a word of the request, numbered, or shortened to its first letters: `sim` for "simulators")
+  const fits = (w: string): boolean => asked.some((a) => w === a || (w.startsWith(a) && /^[-_]?\d+$/.test(w.slice(a.length))) || (w.length >= 3 && /^[a-z]+$/.test(w) && a.length > w.length && a.startsWith(w)));
   const fitting = own.map((o) => [...o].some((w) => !shared.has(w) && fits(w)));
   return fitting.some(Boolean) ? named.filter((_, i) => !fitting[i]) : [];
 }
@@ -490,11 +491,14 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const restoredOver = restoredNamed
     ? report.changes.filter((c) => c.change === 'rewritten' && lost.includes(c.path) && !named.some((t) => t(c.path))).map((c) => `${c.path} (written over by a restore the request asks for another file)`)
     : [];
+  // (renaming a word inside files by an in-place edit, no file moved: "rename the ingredient
+  // 'Weizenmehl 550' to 'Wheat flour T550' in my recipe files" asks for the edit, not a move)
+  const renamesText = !facts.commands.some((c) => ['mv', 'rename', 'cp', 'rsync', 'install'].includes(c.name)) && e.writes.length > 0 && e.writes.every((w) => IN_PLACE.test(w.by)) && e.deletes.length === 0;
   // (a pid or lock file holds a number or nothing: no data to keep a copy of)
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
       ? []
-      : copyClaimed || KEEP_THEN_DELETE.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask) && !MOVE_TO_TIME.test(ask))
+      : copyClaimed || KEEP_THEN_DELETE.test(ask) || (MOVE_ASK.test(ask) && !DELETE_ASK.test(ask) && !MOVE_TO_TIME.test(ask) && !renamesText)
         ? lost
         : UNDO_LATER.test(ask) && !DELETE_ASK.test(ask)
           ? lost.filter((p) => deleted.has(p))
