@@ -985,6 +985,8 @@ describe('the setting a configuration line sets', () => {
   it('reads the name before = or :, or a directive first word, and nothing from a line that sets none', () => {
     expect(['port = 8080', '  port: 8080', 'export APP_PORT=8080', 'listen 8080;', 'Listen 8080', 'oidc_issuer = http://10.0.3.7:8080/realms/corp'].map(settingKey)).toEqual(['port', 'port', 'APP_PORT', 'listen', 'Listen', 'oidc_issuer']);
     expect(['http://10.0.3.7:8080/x', '  - 8080', '8080'].map(settingKey)).toEqual(['', '', '']);
+    // prose is no directive
+    expect(['Kerry FM news at nine.', 'You are listening to Kerry FM', 'Good morning, this is Kerry FM', 'server_name a.example b.example;'].map(settingKey)).toEqual(['', '', '', 'server_name']);
   });
 });
 

@@ -289,6 +289,9 @@ describe('shell structure', () => {
     expect(facts("sed -i 's/^olddev:\\$6/olddev:!/' /etc/shadow").effects.writes[0]!.accounts).toBeUndefined();
     // the hash field replaced whole by a lock mark
     expect(facts("sed -i 's/^kiosk:[^:]*:/kiosk:!:/' /etc/shadow").effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['kiosk']]]);
+    // a lock mark put before the hash, kept by a group
+    expect(facts("sed -i 's/^nmurphy:\\([^!]\\)/nmurphy:!\\1/' /etc/shadow").effects.writes[0]!.accounts).toEqual(['nmurphy']);
+    expect(facts("sed -i 's/^nmurphy:\\([^!]\\)/nmurphy:\\1/' /etc/shadow").effects.writes[0]!.accounts).toBeUndefined();
     const swap = facts("sed -i 's/^contractor:[^:]*:/contractor:$6$x$y:/' /etc/shadow");
     expect(swap.effects.writes[0]!.accounts).toBeUndefined();
     expect(swap.effects.privilege.map((p) => p.kind)).toEqual(['edits-shadow']);
@@ -340,6 +343,12 @@ describe('shell structure', () => {
     expect(paths(facts('find ~/Desktop -mindepth 1 -maxdepth 1 ! -name old -exec mv {} ~/Desktop/old/ \\;').effects.deletes)).toEqual(['/home/user/Desktop/**/*']);
     expect(facts("find /srv -not -name '*.keep' -type f -delete").effects.deletes[0]).toMatchObject({ path: '/srv/**/*', glob: true });
     expect(paths(facts("find /srv ! -name '*.keep' -name '*.bak' -delete").effects.deletes)).toEqual(['/srv/**/*.bak']);
+  });
+
+  it("reads find's own options before its folders as options, not as a missing folder", () => {
+    const home = { cwd: '/home/user', user: 'user' };
+    expect(paths(facts('find -L ~/imaging -type l -exec rm {} +', '', home).effects.deletes)).toEqual(['/home/user/imaging']);
+    expect(paths(facts("find -H /srv/a -name '*.tmp' | xargs rm -f").effects.deletes)).toEqual(['/srv/a/**/*.tmp']);
   });
 
   it("reads what grep -l hands to xargs as some of the files it searched, and grep's lines as nothing known", () => {

@@ -182,7 +182,12 @@ export function cronProgram(line: string): string {
 
 export function settingKey(line: string): string {
   const m = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*(?:[=:](?!\/\/)|\s+\S)/.exec(line);
-  return m?.[1] ?? '';
+  if (!m) return '';
+  // (a name and its value apart by blanks only, `Listen 8080`, `server_name a b;`, is a directive;
+  // a line of prose is not: "Kerry FM news at nine.", "You are listening to Kerry FM")
+  const bare = !/^\s*(?:export\s+)?[A-Za-z_][\w.-]*\s*[=:](?!\/\/)/.test(line);
+  if (bare && (line.trim().split(/\s+/).length > 4 || /[.!?]["')]?$/.test(line.trim()) || /,\s/.test(line))) return '';
+  return m[1]!;
 }
 
 /** Folds probe results into the environment shape. */

@@ -145,6 +145,9 @@ export function sedShadowLock(script: string): string | undefined {
   // (or its hash field replaced whole by a lock mark: `s/^NAME:[^:]*:/NAME:!:/`)
   const whole = s && /^\^([a-z_][a-z0-9_.-]{0,31}):\[\^:\]\*:$/i.exec(s.pattern);
   if (s && whole && s.flags === '' && new RegExp(`^${whole[1]!.replace(/[.]/g, '\\.')}:(!|!!|\\*):$`).test(s.replacement)) return whole[1];
+  // (or a lock mark put before the hash kept by a group: `s/^NAME:\([^!]\)/NAME:!\1/`)
+  const kept = s && /^\^([a-z_][a-z0-9_.-]{0,31}):\\\((\[\^!\]|\[\^:\]\*|\.\*)\\\)(:?)$/i.exec(s.pattern);
+  if (s && kept && s.flags === '' && s.replacement === `${kept[1]}:!\\1${kept[3]}`) return kept[1];
   const m = s && /^\^([a-z_][a-z0-9_.-]{0,31}):((?:\\\$|[A-Za-z0-9])*)$/i.exec(s.pattern);
   if (!s || !m || s.flags !== '' || s.replacement !== `${m[1]}:!${m[2]!.replace(/\\\$/g, '$')}`) return undefined;
   return m[1];

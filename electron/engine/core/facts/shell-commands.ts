@@ -744,7 +744,11 @@ function negatedTest(args: readonly string[], i: number): boolean {
 function findCommand(c: Call): void {
   const { an, args } = c;
   const E = an.effects;
-  const expr = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!' || a === '\\(');
+  // (find's own options come before its folders: `find -L ~/imaging -type l`)
+  const lead = args.findIndex((a) => !['-H', '-L', '-P'].includes(a));
+  const at = lead < 0 ? args.length : lead;
+  const found = args.slice(at).findIndex((a) => a.startsWith('-') || a === '(' || a === '!' || a === '\\(');
+  const expr = found < 0 ? -1 : found + at;
   const roots = (expr < 0 ? args : args.slice(0, expr)).filter((a) => !['-H', '-L', '-P'].includes(a));
   const rootArgs = roots.length ? roots : ['.'];
   // a name test after ! or -not keeps what does not match: it filters, but names no pattern
@@ -2091,8 +2095,10 @@ function outputOf(c: Call): Feed {
       return { download: true };
     case 'find': {
       const idx = args.findIndex((a, i) => (a === '-name' || a === '-iname') && !negatedTest(args, i));
-      const expr = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
-      const root = (expr < 0 ? args : args.slice(0, expr))[0] ?? '.';
+      const opts = args.findIndex((a) => !['-H', '-L', '-P'].includes(a));
+      const from = opts < 0 ? args.length : opts;
+      const expr = args.slice(from).findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+      const root = (expr < 0 ? args.slice(from) : args.slice(from, from + expr))[0] ?? '.';
       const pattern = idx >= 0 ? args[idx + 1] : undefined;
       return { paths: [normalizePath(pattern ? `${root.replace(/\/+$/, '')}/**/${pattern}` : root, c.scope.cwd, an.home)] };
     }
