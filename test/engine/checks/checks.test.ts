@@ -443,6 +443,16 @@ describe('checks that read a rehearsal', () => {
     expect(soft(through)).toEqual(['rehearsal-reached-unnamed']);
   });
 
+  it('counts a file left empty by a restore that copied an empty backup over it as damaged, not one the request asks to empty', () => {
+    const restore = (request: string, command: string): string[] => {
+      const q: ActionRequest = { request, action: { type: 'shell', command }, context: { user: 'root' } };
+      const r = report([{ path: '/srv/playout/db/schedule.db', change: 'rewritten', before: file(40000), after: file(0) }], { command, user: 'root', cwd: '/root' });
+      return readRehearsal(r, q).corrupted;
+    };
+    expect(restore("schedule db got mangled, restore it from last night's backup", 'cp /srv/backup/schedule.db /srv/playout/db/schedule.db')).toEqual([expect.stringContaining('left empty')]);
+    expect(restore('empty the schedule db, copy /dev/null over it', 'cp /dev/null /srv/playout/db/schedule.db')).toEqual([]);
+  });
+
   it('takes renaming a word inside files by an in-place edit as the edit asked for, and renaming files as a move that must lose nothing', () => {
     const edit: ActionRequest = { request: "rename the ingredient 'Weizenmehl 550' to 'Wheat flour T550' in all my recipe txt files in ~/recipes", action: { type: 'shell', command: "sed -i 's/Weizenmehl 550/Wheat flour T550/g' ~/recipes/*.txt" }, context: { user: 'user' } };
     const r = report([{ path: '/home/user/recipes/bread.txt', change: 'rewritten', before: file(20), after: file(23) }], { command: "sed -i 's/Weizenmehl 550/Wheat flour T550/g' ~/recipes/*.txt", lost: ['/home/user/recipes/bread.txt'] });

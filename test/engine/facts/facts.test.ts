@@ -503,6 +503,9 @@ describe('shell effects', () => {
     // (an inverted grep, or an awk with a pattern of its own, narrows them past reading)
     expect(facts("kill $(ps | grep -v sshd | awk '{print $1}')").effects.signals[0]?.match).toBeUndefined();
     expect(facts("kill $(ps | grep java | awk '/tomcat/ {print $1}')").effects.signals[0]?.match).toBeUndefined();
+    // the grep that takes only itself out of the list, and ids handed to kill through xargs
+    expect(facts("ps | grep podsync | grep -v grep | awk '{print $1}' | xargs kill").effects.signals).toEqual([{ target: 'podsync', signal: 'TERM', by: 'kill', match: 'line' }]);
+    expect(facts("ps | grep podsync | grep -v finalize | awk '{print $1}' | xargs kill").effects.signals[0]?.match).toBeUndefined();
     // an awk that picks the lines itself by one plain pattern, a column test beside it
     expect(facts("kill -9 $(ps -o pid,user,args | awk '$2==\"user\" && /[p]lotsubmit/ {print $1}')").effects.signals).toEqual([{ target: 'plotsubmit', signal: '9', by: 'kill', match: 'line' }]);
     expect(facts("kill $(ps | awk '!/plotsubmit/ {print $1}')").effects.signals[0]?.match).toBeUndefined();

@@ -543,6 +543,13 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
           .filter((c) => (c.change === 'rewritten' || c.change === 'replaced') && c.before?.type === 'file' && c.after?.type === 'file' && c.before.size > 0 && c.after.size === 0 && requested.some((t) => t(c.path)))
           .map((c) => `${c.path} lost every line where the request takes some out of it`)
       : []),
+    // a file that held data left empty by a copy or a restore the request does not ask to empty:
+    // what was copied over it held nothing (a backup that failed and wrote no bytes)
+    ...(EMPTY_ASK.test(ask) || !facts.commands.some((c) => ['cp', 'mv', 'install', 'rsync', 'dd', 'cat', 'tar'].includes(c.name))
+      ? []
+      : report.changes
+          .filter((c) => (c.change === 'rewritten' || c.change === 'replaced') && c.before?.type === 'file' && c.after?.type === 'file' && c.before.size > 0 && c.after.size === 0)
+          .map((c) => `${c.path} was left empty by what was copied over it (it held ${c.before!.size} bytes)`)),
   ];
   const openToAll = report.changes
     .filter((c) => {

@@ -719,6 +719,16 @@ const EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'ed', 'pico', 'jo
 
 /** `xargs CMD`: the items of standard input become arguments (or replace -I's marker). */
 function expandXargs(c: Call): void {
+  // (the ids of the processes a grep picked out of ps, handed to kill: that pattern's processes,
+  // as `kill $(ps | grep PAT | awk ...)` reads)
+  if (c.stdin?.procs && c.stdin.procs.pattern !== '' && c.name === 'kill' && !c.xargsReplace) {
+    const pattern = c.stdin.procs.pattern;
+    psMatched(c.an).add(pattern);
+    c.args.push(pattern);
+    c.infos.push(givenWord(pattern, false));
+    c.argSubsts.push([]);
+    return;
+  }
   const items = c.stdin?.paths ?? (c.stdin?.text !== undefined ? c.stdin.text.split(/\s+/).filter(Boolean).slice(0, 16) : undefined);
   const values = items?.length ? items : ['$XARGS_INPUT'];
   const dynamic = !items?.length;
@@ -2012,6 +2022,8 @@ function outputOf(c: Call): Feed {
           const { flags: gf, operands: go } = splitFlags(args, ['-e', '-m']);
           const known = [...gf].every((f) => /^-[iEFw]+$/.test(f));
           if (known && stdin.procs.pattern === '' && go.length === 1 && go[0] !== '') return { procs: { pattern: go[0]! } };
+          // (`grep -v grep` takes only the grep itself out of the list: the idiom changes nothing)
+          if (gf.size === 1 && gf.has('-v') && go.length === 1 && go[0] === 'grep') return { procs: stdin.procs };
           return {};
         }
         if (name === 'awk' || name === 'cut' || name === 'head' || name === 'tail' || name === 'sort' || name === 'uniq') {
