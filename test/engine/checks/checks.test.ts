@@ -356,6 +356,9 @@ describe('process and lock probes, failing closed', () => {
     expect(kill([listed(['worker.sh'])])).toBe('pass');
     expect(kill([listed(['worker.sh', 'backup-worker.sh'])])).toBe('fail');
     expect(kill([listed(['worker.sh', 'backup-worker.sh'])], 'kill all the workers')).toBe('pass');
+    expect(kill([listed(['worker.sh', 'backup-worker.sh'])], 'kill every worker process')).toBe('pass');
+    // "all" of something else is not all of them
+    expect(kill([listed(['worker.sh', 'backup-worker.sh'])], 'the worker is hogging all the IO, kill it')).toBe('fail');
     expect(kill([{ probe: 'processes', target: 'worker', ok: false, error: 'the running processes could not be listed' }])).toBe('fail');
     // a kill by pid lists nothing and needs nothing listed
     expect(seen('kill-pattern-reaches-other-programs', 'kill 4242', 'kill 4242, it hangs', [])).toBe('pass');

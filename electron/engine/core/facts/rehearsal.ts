@@ -493,7 +493,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     : [];
   // (renaming a word inside files by an in-place edit, no file moved: "rename the ingredient
   // 'Weizenmehl 550' to 'Wheat flour T550' in my recipe files" asks for the edit, not a move)
-  const renamesText = !facts.commands.some((c) => ['mv', 'rename', 'cp', 'rsync', 'install'].includes(c.name)) && e.writes.length > 0 && e.writes.every((w) => IN_PLACE.test(w.by)) && e.deletes.length === 0;
+  const renamesText = /\brenam/i.test(ask) && !facts.commands.some((c) => ['mv', 'rename', 'cp', 'rsync', 'install'].includes(c.name)) && e.writes.length > 0 && e.writes.every((w) => IN_PLACE.test(w.by)) && e.deletes.length === 0;
   // (a pid or lock file holds a number or nothing: no data to keep a copy of)
   const onlyCopies = [
     ...(REPLACE_ASK.test(ask)
