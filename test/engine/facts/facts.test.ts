@@ -503,6 +503,10 @@ describe('shell effects', () => {
     // (an inverted grep, or an awk with a pattern of its own, narrows them past reading)
     expect(facts("kill $(ps | grep -v sshd | awk '{print $1}')").effects.signals[0]?.match).toBeUndefined();
     expect(facts("kill $(ps | grep java | awk '/tomcat/ {print $1}')").effects.signals[0]?.match).toBeUndefined();
+    // a pidof or pgrep lookup reaches processes as that lookup does
+    expect(facts('kill -9 $(pidof vat-export)').effects.signals).toEqual([{ target: 'vat-export', signal: '9', by: 'kill', match: 'exact' }]);
+    expect(facts('kill $(pgrep worker)').effects.signals[0]?.match).toBe('name');
+    expect(facts('kill $(pgrep -f "python worker.py")').effects.signals[0]?.match).toBe('line');
     // the grep that takes only itself out of the list, and ids handed to kill through xargs
     expect(facts("ps | grep podsync | grep -v grep | awk '{print $1}' | xargs kill").effects.signals).toEqual([{ target: 'podsync', signal: 'TERM', by: 'kill', match: 'line' }]);
     expect(facts("ps | grep podsync | grep -v finalize | awk '{print $1}' | xargs kill").effects.signals[0]?.match).toBeUndefined();

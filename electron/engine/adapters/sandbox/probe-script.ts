@@ -172,7 +172,7 @@ export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) 
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
-export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)';
+export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted|rejected|refused|not imported|not processed|not loaded|not uploaded|not transferred|not delivered)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)';
 
 /** A line of a log or status file that says a run finished well. */
 export const RUN_SUCCEEDED = '(^|[^a-z])(success|successful|successfully|succeeded|complete|completed|done|finished|ok)([^a-z]|$)';
@@ -896,7 +896,7 @@ pf() {
            # log a job keeps next to its pid file)
            # (and lock files beside the data it works on, anywhere a service keeps its data: the
            # lock a compaction job writes with its id next to the file it rewrites)
-           { for f in /run/* /var/run/* /var/lock/* /tmp/* /etc/motd; do printf '%s\n' "$f"; done
+           { for f in /run/* /var/run/* /var/lock/* /run/lock/* /tmp/* /etc/motd; do printf '%s\n' "$f"; done
              find /srv /opt /var/lib /data /home /root -maxdepth 4 -type f \( -name '*.lock' -o -name '*.lck' -o -name 'LOCK' \) 2>/dev/null | head -n 100
              printf '%s\n' "$ds" | while IFS= read -r a; do [ -n "$a" ] || continue; for f in "$a"/*; do printf '%s\n' "$f"; done; done
              case "${'$'}{2%/*}" in ''|/run|/var/run|/var/lock|/tmp|/var/tmp) ;; *) for f in "${'$'}{2%/*}"/*; do printf '+%s\n' "$f"; done ;; esac
@@ -966,9 +966,10 @@ pm() {
     r "$1" parent "$(sed 's/^.*) //' "$d/stat" 2>/dev/null | cut -d' ' -f2)"
     # a small file in the run, lock or temp folders that holds its id on its first line and says
     # not to stop it ("DO NOT KILL: it cannot resume")
-    for f in /run/* /var/run/* /var/lock/* /tmp/*; do
+    # (its id as the first word of the first line: "4242 VAT export ... DO NOT INTERRUPT")
+    for f in /run/* /var/run/* /var/lock/* /run/lock/* /tmp/*; do
       [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
-      [ "$(head -n 1 -- "$f" 2>/dev/null | tr -d ' \t\r')" = "$p" ] || continue
+      [ "$(head -n 1 -- "$f" 2>/dev/null | tr -d '\r' | awk '{print $1}')" = "$p" ] || continue
       l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
       [ -n "$l" ] && { r "$1" spare "$p"; r "$1" file "$f"; r "$1" says "$l"; break; }
     done

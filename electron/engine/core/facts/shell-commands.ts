@@ -13,7 +13,7 @@ import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } fro
 import { sqlFacts } from './sql.js';
 import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedMemberStrip, sedNewShell, sedShadowLock } from './accounts.js';
 import { CRON_TABLE, sedArgs, sedS, sedTakesOutNamedJobs } from './sed.js';
-import { addExec, analyseNested, pathEffects, psMatched, type Analysis, type Feed } from './shell.js';
+import { addExec, analyseNested, lookedUp, pathEffects, psMatched, type Analysis, type Feed } from './shell.js';
 
 /** Shells: text they run is parsed as shell code. */
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash']);
@@ -910,7 +910,8 @@ function signalCommand(c: Call): void {
   const match = name === 'pkill' || name === 'killall' ? (exact && !line ? 'exact' : line ? 'line' : 'name') : undefined;
   // (a pattern a grep picked out of `ps` reaches whole command lines, as pkill -f's does)
   const fromPs = psMatched(an);
-  for (const t of targets) signalByName(an, t, sig, name, match && t !== '-1' ? match : name === 'kill' && fromPs.has(t) ? 'line' : undefined);
+  const fromLookup = lookedUp(an);
+  for (const t of targets) signalByName(an, t, sig, name, match && t !== '-1' ? match : name === 'kill' && fromPs.has(t) ? 'line' : name === 'kill' ? fromLookup.get(t) : undefined);
   if (user !== undefined && targets.length === 0) E.signals.push({ target: 'all of a user', signal: sig, by: `${name} -u ${user}` });
 }
 
@@ -2125,7 +2126,10 @@ function outputOf(c: Call): Feed {
     case 'pgrep':
     case 'pidof': {
       // kill $(pgrep sshd) signals sshd: the lookup stands for the process it names
-      const { operands: ops } = splitFlags(args, ['-u', '-U', '-g', '-G', '-P', '-s', '-t', '-F', '-o']);
+      const { flags: pf, operands: ops } = splitFlags(args, ['-u', '-U', '-g', '-G', '-P', '-s', '-t', '-F', '-o']);
+      // (the processes it finds are the ones a kill of that name reaches: pidof by the exact
+      // name, pgrep by a pattern over names, or over whole command lines with -f)
+      if (ops.length === 1) lookedUp(an).set(ops[0]!, name === 'pidof' ? 'exact' : pf.has('-f') ? 'line' : 'name');
       return ops.length === 1 ? { text: ops[0]! } : {};
     }
     default:

@@ -95,6 +95,14 @@ export function psMatched(an: Analysis): Set<string> {
   return m;
 }
 
+/** Names a pidof or pgrep looked up for a kill (`kill $(pidof NAME)`), and how each reaches processes, per analysis. */
+const LOOKED_UP = new WeakMap<Effects, Map<string, 'line' | 'name' | 'exact'>>();
+export function lookedUp(an: Analysis): Map<string, 'line' | 'name' | 'exact'> {
+  let m = LOOKED_UP.get(an.effects);
+  if (!m) LOOKED_UP.set(an.effects, (m = new Map()));
+  return m;
+}
+
 /** Records a dynamic-execution finding (and the flag of the same name). */
 export function addExec(an: Analysis, kind: string, detail: string): void {
   if (!an.effects.execution.some((x) => x.kind === kind && x.detail === detail.slice(0, 300))) an.effects.execution.push({ kind, detail: detail.slice(0, 300) });
