@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|(pending|queued|waiting) (for )?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known|final) )?(copy|copies|backup|version|master|masters)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
+export const KEEP_NOTE = "uncommitted|(pending|queued|waiting) (for )?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known|final) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -147,7 +147,7 @@ export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE
 export const FINAL_MARK = '(^|[^[:alpha:]])(signed|countersigned|executed|notari[sz]ed|final|approved|certified)([^[:alpha:]]|$)';
 
 /** A note saying what lies beside it is the only copy of something. */
-export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable';
+export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable|(not|never) (generated|produced|made|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(cannot|can.t|could not) be (re-?generated|re-?created|re-?produced|re-?rendered)';
 
 /** A note putting what lies beside it under a legal hold or a preservation order. */
 export const HOLD_NOTE = '(legal|litigation) hold|(must|shall|are to|is to) be preserved|preservation (order|notice)';
@@ -618,6 +618,8 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const fixed = (x: { path: string; dynamic: boolean }): boolean => !x.dynamic && !GLOB.test(x.path) && plain(x.path);
   const trees = new Set<string>();
   for (const x of [...e.modeChanges, ...e.ownerChanges]) if (x.recursive && fixed(x)) trees.add(x.path);
+  // (and a folder an archiver packs whole: the keys a home holds go along into the archive)
+  for (const r of e.reads) if (r.recursive && fixed(r) && ['tar', 'zip', '7z'].includes(r.by)) trees.add(r.path);
   const noted = new Set<string>();
   for (const x of e.deletes) if (fixed(x) && x.path !== '/') noted.add(x.path);
   // a file emptied in place (`truncate -s 0`): the notes beside it speak for it too
