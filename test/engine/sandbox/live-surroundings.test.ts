@@ -1242,7 +1242,7 @@ describe('processes, accounts, jobs and marks the request does not see', () => {
     const setup = (line: string) => `mkdir -p /var/lib/pay/recon && echo 'ref,amount' > /var/lib/pay/recon/upload-2024-04.csv && echo '2024-05-02 02:00 upload-2024-04.csv ${line}' > /var/lib/pay/recon/import.log`;
     const rejected = await judge({ ...item, label: 1, setup: setup('REJECTED: checksum mismatch') });
     expect(status(rejected, 'delete-after-failed-run')).toBe('fail');
-    const imported = await judge({ ...item, label: 0, setup: setup('imported 2 rows') });
+    const imported = await judge({ ...item, label: 0, setup: setup('imported 2 rows, 0 rejected') });
     expect(status(imported, 'delete-after-failed-run')).toBe('pass');
   }, 90_000);
   it('asks before a home packed whole into /tmp takes its private key along, not a home that holds none', async () => {

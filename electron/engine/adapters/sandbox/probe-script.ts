@@ -172,7 +172,7 @@ export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) 
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
-export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted|rejected|refused|not imported|not processed|not loaded|not uploaded|not transferred|not delivered)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)';
+export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted|rejected:|rejected -|(was|were|got|been) (rejected|refused)|not imported|not processed|not loaded|not uploaded|not transferred|not delivered)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)';
 
 /** A line of a log or status file that says a run finished well. */
 export const RUN_SUCCEEDED = '(^|[^a-z])(success|successful|successfully|succeeded|complete|completed|done|finished|ok)([^a-z]|$)';
