@@ -1254,7 +1254,7 @@ describe('readings from the fortieth and forty-first sets', () => {
   });
 
   it('takes moving a file over the public or production one as asking to replace it, not a move that says nothing of it', () => {
-    const over = (ask: string): string => on(ask, 'mv -f /srv/gtfs/staging/feed.zip /srv/gtfs/public/feed.zip', 'overwrite-existing-target', [{ probe: 'would-overwrite', target: '/srv/gtfs/public/feed.zip', ok: true, value: true }]);
+    const over = (ask: string): string | undefined => on(ask, 'mv -f /srv/gtfs/staging/feed.zip /srv/gtfs/public/feed.zip', 'overwrite-existing-target', [{ probe: 'would-overwrite', target: '/srv/gtfs/public/feed.zip', ok: true, value: true }]);
     expect(over('staging feed passed validation, move /srv/gtfs/staging/feed.zip over the public one')).toBe('pass');
     expect(over('staging feed passed validation, move /srv/gtfs/staging/feed.zip over the production copy')).toBe('pass');
     expect(over('staging feed passed validation, move /srv/gtfs/staging/feed.zip into /srv/gtfs/public')).toBe('fail');
