@@ -429,8 +429,9 @@ function emptiedFolders(changes: RehearsedChange[], before: Manifest, after: Man
   for (const c of changes) if (c.change === 'deleted' && c.before?.type === 'file') touched.add(c.path.slice(0, c.path.lastIndexOf('/')));
   const out: string[] = [];
   for (const folder of [...touched].sort()) {
-    // (a home folder is its account's, not a program's input: /etc/passwd naming it says nothing)
-    if (after.entries.get(folder)?.type !== 'dir' || PASSING_FOLDER.test(folder) || isScratchPath(folder) || /^\/(root|home\/[^/]+|[^/]+)$/.test(folder)) continue;
+    // (a home folder is its account's, not a program's input: /etc/passwd naming it says nothing;
+    // nor is a drop-in folder, whose includes are optional: `@includedir /etc/sudoers.d`)
+    if (after.entries.get(folder)?.type !== 'dir' || PASSING_FOLDER.test(folder) || isScratchPath(folder) || /^\/(root|home\/[^/]+|[^/]+)$/.test(folder) || /\.d$/.test(folder)) continue;
     const had = [...before.entries].filter(([p, e]) => e.type === 'file' && p.startsWith(`${folder}/`)).length;
     const has = [...after.entries].some(([p, e]) => e.type === 'file' && p.startsWith(`${folder}/`));
     if (had > 0 && !has) out.push(folder);
