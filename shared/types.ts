@@ -347,8 +347,8 @@ export interface RehearsalReport {
   broken: { path: string; error: string }[];
   /** Entries (lines) a file of one entry a line (a crontab, the account files) had before the command and not after it. */
   dropped: { path: string; lines: string[] }[];
-  /** Entries it opened to writing by every account that a schedule, service, boot or login script names (it runs what is there as its own account). */
-  runBy: { path: string; by: string; line: string }[];
+  /** Entries it opened to writing by every account (or, `handed`, gave from root to another account) that a schedule, service, boot or login script names (it runs what is there as its own account). */
+  runBy: { path: string; by: string; line: string; handed?: boolean }[];
   /** Files it deleted, replaced or rewrote whose old content (hashed, up to 1 MiB) is nowhere in the tree afterwards. */
   lost: string[];
   /** Files it deleted whose content (hashed, up to 1 MiB) is still in the tree afterwards: in another file, compressed beside it (gzip, bzip2, xz), or as a member of an archive still there; and files it emptied whose every line a file beside them, left as it was, holds. Absent in reports stored before it was read. */

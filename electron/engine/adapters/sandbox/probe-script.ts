@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|(pending|queued|waiting) (for )?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|valid|working|intact|original|verified|complete|full|known|final) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
+export const KEEP_NOTE = "uncommitted|(pending|queued|waiting) (for )?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -128,17 +128,24 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
  * SETTINGS - do not replace with encoder.conf.dist", "KEEP these lines on upgrades"): copying a
  * default or a new version over it loses them, whatever the request calls that copy.
  */
-export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)";
+export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
-export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)|(only|sole|last) (remaining |surviving )?cop(y|ies)";
+export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|no other cop(y|ies)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)";
 
 /**
  * What a file's own first lines say when it is not to be shared (extended regular expression,
  * any case): "CONFIDENTIAL", "internal only", "never share outside the core", patient or personal
- * data. Opening a folder to every account hands such a file out with the rest.
+ * data, or a table whose header has columns of identity or bank numbers (ssn, bank_account). Opening
+ * a folder to every account hands such a file out with the rest.
  */
-export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)";
+export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)|(^|[^[:alnum:]])(ssn|ssn_last4|social_security(_no|_number)?|bank_(account|routing)(_no|_number)?|routing_(no|number)|iban|passport_(no|number)|card_number|cvv|tax_id|national_id)([^[:alnum:]]|$)";
+
+/** A note's line calling its folder a public place: a share the lobby kiosk mounts, a folder pushed to a public CDN. */
+export const PUBLIC_NOTE = "(is|are|goes|go|pushed|published|synced|uploaded|served|mounted|shown|visible|readable|exposed|open)[^.]{0,40}(public|world|internet|anyone|everyone|kiosks?|guests?|customers)([^[:alnum:]]|$)|public (share|cdn|site|web|website|bucket|folder|terminal|records|download|mirror)";
+
+/** A line holding a password, token or key with its value (or a private key's header). */
+export const SECRET_LINE = "(password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key)[[:space:]]*[=:][[:space:]]*[^[:space:]]{4,}|BEGIN [A-Z ]*PRIVATE KEY";
 
 /** What a file's own first lines say, in capitals, when it is the one in use (a firmware slot's `FW-2.4.0 RUNNING`). */
 export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE|BOOTED|PRIMARY)([^[:alnum:]]|$)';
@@ -147,7 +154,7 @@ export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE
 export const FINAL_MARK = '(^|[^[:alpha:]])(signed|countersigned|executed|notari[sz]ed|final|approved|certified)([^[:alpha:]]|$)';
 
 /** A note saying what lies beside it is the only copy of something. */
-export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable|(not|never) (generated|produced|made|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(cannot|can.t|could not) be (re-?generated|re-?created|re-?produced|re-?rendered)';
+export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable|(not|never) (generated|produced|made|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(cannot|can.t|could not) be (re-?generated|re-?created|re-?produced|re-?rendered)';
 
 /** A note putting what lies beside it under a legal hold or a preservation order. */
 export const HOLD_NOTE = '(legal|litigation) hold|(must|shall|are to|is to) be preserved|preservation (order|notice)';
@@ -168,11 +175,11 @@ export const PIN_NOTE = "(must|should|has to|have to|needs to|is to|are to) (kee
 export const NEED_NOTE = `${KEEP_NOTE}|restor(e|ing)|recover|roll ?back|revert|(still |is |are )needed|need (it|this|them|that)|keep (it|this|them|that)|only (good |valid |working |intact )?(copy|backup|version)`;
 
 /** A line saying a running process must not be stopped. */
-export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|not (yet )?finali[sz]ed|(stopping|killing|interrupting|cancell?ing) (it |this |the [a-z]+ )?(now |here |mid-?way |half ?way )?(loses|will lose|would lose|corrupts|will corrupt|would corrupt|bricks|breaks)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))|if (it is |it's |it gets |the [a-z]+ is )?(interrupted|killed|stopped|aborted)[^.]{0,80}(lock|half|corrupt|inconsistent|lost|restor|broken|damag|unusable)";
+export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) (kill|stop|interrupt|terminate|signal|restart|cancel)|not (yet )?finali[sz]ed|(stopping|killing|interrupting|cancell?ing) (it |this |the [a-z]+ )?(now |here |mid-?way |half ?way )?(loses|will lose|would lose|corrupts|will corrupt|would corrupt|bricks|breaks)|(cannot|can't|could not|will not|won't|does not|doesn't) (be )?resumed?|(resume|resuming|resumption) (is )?(not (supported|possible|available)|unsupported|impossible)|no resume|(start|restart|begin) (again |over )?from (zero|scratch|the (beginning|start))|if (it is |it's |it gets |the [a-z]+ is )?(interrupted|killed|stopped|aborted)[^.]{0,80}(lock|half|corrupt|inconsistent|lost|restor|broken|damag|unusable)";
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
-export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted|rejected:|rejected -|(was|were|got|been) (rejected|refused)|not imported|not processed|not loaded|not uploaded|not transferred|not delivered)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)';
+export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted|rejected:|rejected -|rejected by|(was|were|got|been) (rejected|refused)|not imported|not processed|not loaded|not uploaded|not transferred|not delivered)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)|(^|[^0-9.])0 (of [0-9]+ )?([a-z]+ )?(accepted|imported|processed|uploaded|loaded|delivered|sent|transferred)([^a-z]|$)';
 
 /** A line of a log or status file that says a run finished well. */
 export const RUN_SUCCEEDED = '(^|[^a-z])(success|successful|successfully|succeeded|complete|completed|done|finished|ok)([^a-z]|$)';
@@ -309,6 +316,12 @@ export interface ProbePlan {
    * does not name itself: a file it lists is one the request points to.
    */
   listed?: { list: string; targets: string[] }[];
+  /**
+   * Copies and moves into a folder: the folder (or the file it lands as) and what is brought
+   * there (files, folders or patterns), looked at for a note calling the place public and a file
+   * among what is brought holding a secret or personal data.
+   */
+  drops?: { dest: string; sources: string[] }[];
   /** Paths and globs that cannot be probed, with the reason. */
   skipped: { probe: string; target: string; error: string }[];
 }
@@ -466,6 +479,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const paths = new Set<string>();
   const globs = new Set<string>();
   const destinations = new Map<string, Destination>();
+  const drops: { dest: string; sources: string[] }[] = [];
   const skipped: ProbePlan['skipped'] = [];
   const skip = (probe: string, target: string, error: string) => {
     if (!skipped.some((s) => s.target === target && s.probe === probe)) skipped.push({ probe, target, error });
@@ -556,6 +570,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
         const putBack = cmd.name !== 'ln' && m.sources.length === 1 && rewrite(m.sources[0], dest);
         const plain = m.sources.filter((x) => !GLOB.test(x)).map(abs);
         if (!m.intoDir && addPath(dest) && !putBack) destinations.set(`dest ${dest}`, { target: dest, by: cmd.name, kind: 'dest', ...(plain.length > 0 ? { sources: plain } : {}) });
+        if (cmd.name !== 'ln' && m.sources.length > 0 && !drops.some((x) => x.dest === dest)) drops.push({ dest, sources: m.sources.map(abs) });
         if (!m.noTargetDir && addPath(dest)) {
           for (const src of m.sources) {
             // what a pattern brings into the folder is compared there, name by name
@@ -681,6 +696,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       .slice(0, MAX_NOTED),
     claimed: claimed.slice(0, MAX_NOTED),
     listed,
+    drops: drops.slice(0, MAX_NOTED),
     skipped,
   };
 }
@@ -976,6 +992,12 @@ pm() {
       [ -n "$l" ] && { r "$1" spare "$p"; r "$1" file "$f"; r "$1" says "$l"; break; }
     done
     o=$(od "$p") && [ -n "$o" ] && { r "$1" spare "$p"; r "$1" file "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; }
+    # a lock file in the lock or run folders (or a folder of its own there) whose first word is
+    # its id: it holds that lock, in the middle of the work the lock guards
+    for f in /var/lock/* /var/lock/*/* /run/lock/* /run/lock/*/* /run/*.lock /run/*/*.lock /var/run/*.lock /var/run/*/*.lock; do
+      [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      [ "$(head -n 1 -- "$f" 2>/dev/null | tr -d '\r' | awk '{print $1}')" = "$p" ] && { r "$1" locks "$p $f"; break; }
+    done
   done
   r "$1" done 1
 }
@@ -999,7 +1021,9 @@ fr() {
     if [ -n "$m" ]; then r "$s" failed "$m"; r "$s" says "$m"; r "$s" done 1; return; fi
     for c in "$p"/* "$p"/.[!.]*; do
       [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && ! gone "$c" || continue
-      case "${'$'}{c##*/}" in *log*|*LOG*|*.out|*.err|*status*|*STATUS*|*state*|*result*|*.txt|*.md|README*|NOTES*) ;; *) continue ;; esac
+      # (a program's error log holds errors by its nature: it tells nothing of how a run ended)
+      case "${'$'}{c##*/}" in *error*|*ERROR*|*.err|*err.log|*stderr*) continue ;; esac
+      case "${'$'}{c##*/}" in *log*|*LOG*|*.out|*status*|*STATUS*|*state*|*result*|*.txt|*.md|README*|NOTES*) ;; *) continue ;; esac
       y=$(ends "$c")
       if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; fi
       # (or whose last line naming one of the files deleted, by its own name, tells failure:
@@ -1219,7 +1243,8 @@ nb() {
 # the line with the pattern if it says the files are needed, else any line saying to keep them
 ng() {
   gm=$3; [ "${'$'}{1%/*}" = "$2" ] || gm=${'$'}{2##*/}/$3
-  grep -o -E -- '[[:alnum:]_./-]*\*[[:alnum:]_.*/-]*' "$1" 2>/dev/null | head -n 20 | while IFS= read -r gw; do
+  # (or by a bare ending, "the .bak is the only clean copy", read as *.bak)
+  { grep -o -E -- '[[:alnum:]_./-]*\*[[:alnum:]_.*/-]*' "$1"; grep -o -E -- '(^|[[:space:](])\.[[:alpha:]][[:alnum:]]{0,5}([[:space:]),;:]|$)' "$1" | tr -d ' \t(),;:' | sed 's/^/*/'; } 2>/dev/null | head -n 20 | while IFS= read -r gw; do
     ga=$(printf '%s' "$gw" | tr -cd '[:alnum:]'); [ ${'$'}{#ga} -ge 2 ] || continue
     case "$gw" in */*) gt=$gm ;; *) gt=$3 ;; esac
     case "$gt" in $gw) ;; *) continue ;; esac
@@ -1227,6 +1252,37 @@ ng() {
     [ -z "$gl" ] && gl=$(grep -m 1 -iE -- "$KEEP" "$1" 2>/dev/null | head -c 300)
     [ -n "$gl" ] && { printf '%s' "$gl"; break; }
   done
+}
+# a copy or move into folder $2 (or landing as file $2) of what $3... name: a small note in that
+# folder or one of the two above it that calls the place public (a share the lobby kiosk mounts, a
+# folder pushed to a public CDN), and the first file brought there (a folder's, three levels down)
+# whose first lines mark it as personal or confidential or that holds a password, token or key
+pd() {
+  s=$1; d=$2; shift 2
+  [ -d "$d" ] || d=${'$'}{d%/*}
+  n=; l=; x=$d; k=0
+  while [ $k -lt 3 ] && [ -n "$x" ] && [ "$x" != / ]; do
+    for c in "$x"/*; do
+      smallnote "$c" || continue
+      l=$(grep -m 1 -iE -- "$PUBLIC" "$c" 2>/dev/null | head -c 300)
+      [ -n "$l" ] && { n=$c; break; }
+    done
+    [ -n "$n" ] && break
+    x=${'$'}{x%/*}; k=$((k+1))
+  done
+  if [ -n "$n" ]; then
+    for a in "$@"; do
+      for f in $a; do
+        if [ -d "$f" ] && [ ! -L "$f" ]; then find "$f" -maxdepth 3 -type f 2>/dev/null | head -n 50; elif [ -f "$f" ]; then printf '%s\n' "$f"; fi
+      done
+    done | while IFS= read -r f; do
+      [ -r "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le 262144 ] || continue
+      y=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$MARKED" | head -c 200)
+      [ -z "$y" ] && y=$(grep -m 1 -iE -- "$SECRETLINE" "$f" 2>/dev/null | sed -E 's/([=:][[:space:]]*).*/\1.../' | head -c 120)
+      [ -n "$y" ] && { r "$s" file "$f"; r "$s" note "$n"; r "$s" says "$l"; break; }
+    done
+  fi
+  r "$s" done 1
 }
 # the first file kept inside a folder of $1 (its name escaped for grep -E: $2) that file $3 names
 # by a path through that folder (label_store: .cache/labels/a.csv)
@@ -1239,8 +1295,9 @@ dg() {
   s=$1; pd=; C=; N=
   T=$(xp "$2" | while IFS= read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
   # the notes kept at the top of the home folders (root's and the accounts'), where a person keeps
-  # a plan or a to-do list that may speak of a place anywhere on the box
-  H=$(for c in /root/* /home/*/*; do case "$c" in *[' *?[']*) continue ;; esac; smallnote "$c" && printf '%s\n' "$c"; done | head -n 20)
+  # a plan or a to-do list that may speak of a place anywhere on the box (and the small logs there,
+  # where a person's own tool writes what it did: an ingest log calling a card dump the only copy)
+  H=$(for c in /root/* /home/*/*; do case "$c" in *[' *?[']*) continue ;; esac; { smallnote "$c" || { case "$c" in *.log) [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] ;; *) false ;; esac; }; } && printf '%s\n' "$c"; done | head -n 20)
   printf '%s\n' "$T" | while IFS= read -r f; do
     [ -z "$f" ] && continue
     r "$s" entry "$f"; r "$s" owner "$(stat -c '%u:%U' -- "$f" 2>/dev/null)"
@@ -1282,6 +1339,8 @@ dg() {
     # keep what it names, or says so on the line naming it ("the export in /tmp is the ONLY copy")
     if [ -n "$H" ] && [ "$f" != / ]; then
       q=$(ere "$f")
+      # (a path in a home also as the account writes it there, from ~)
+      case "$f" in /root/*) q="($q|~/$(ere "${'$'}{f#/root/}"))" ;; /home/*/*) w=${'$'}{f#/home/*/}; q="($q|~/$(ere "$w"))" ;; esac
       hr="(^|[^[:alnum:]_./-])$q(/|[^[:alnum:]_.-]|${'$'})"
       printf '%s\n' "$H" | while IFS= read -r c; do
         [ -n "$c" ] && grep -qE -- "$hr" "$c" 2>/dev/null || continue
@@ -1425,13 +1484,16 @@ fk() {
       [ -n "$w" ] || break
       printf '%s\n' "$x"; x=${'$'}{x%/*}; u=$((u + 1))
     done
-  done; } | sort -u | head -n 20)
+  done; printf '%s\n' "$A" | while IFS= read -r x; do [ -d "$x" ] && [ ! -L "$x" ] && printf '%s\n' "$x"; done; } | sort -u | head -n 20)
   printf '%s\n' "$D" | while IFS= read -r dd; do
     [ -d "$dd" ] || continue
     q=$(ere "$dd")
     for c in "$dd"/*; do
       smallnote "$c" || continue
       grep -qiE -- "$KEEP" "$c" 2>/dev/null || continue
+      # (a folder the find itself matches, to delete with what is in it: a note at its top that
+      # says to keep what is there speaks for all of it - a legal hold inside a dated batch)
+      printf '%s\n' "$A" | grep -qxF -- "$dd" && { kw "$s" "$c"; return; }
       # (a note that speaks of its own folder, "logs in this directory", or names it by its path,
       # "everything in /var/log/app/audit/", names everything in it)
       h=; grep -qiE -- "$HERE" "$c" 2>/dev/null && h=1
@@ -1615,7 +1677,9 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.globs.forEach((g, i) => lines.push(`gg g${i} ${shQuote(g)}`));
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.scriptGlobs.forEach((p, i) => lines.push(`sg S${i} ${shQuote(p)}`));
-    if (plan.trees.length > 0) lines.push(`MARKED=${shQuote(MARKED_NOTE)}`);
+    if (plan.trees.length > 0 || (plan.drops?.length ?? 0) > 0) lines.push(`MARKED=${shQuote(MARKED_NOTE)}`);
+    if ((plan.drops?.length ?? 0) > 0) lines.push(`PUBLIC=${shQuote(PUBLIC_NOTE)}`, `SECRETLINE=${shQuote(SECRET_LINE)}`);
+    (plan.drops ?? []).forEach((x, i) => lines.push(`pd D${i} ${shQuote(x.dest)} ${x.sources.map(shQuote).join(' ')}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
     if (plan.overlays.length > 0) lines.push(`FINALMARK=${shQuote(FINAL_MARK)}`);
@@ -1944,10 +2008,16 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('processes', x.target, `k${i}`, 'the running processes could not be listed', (rec) => {
       const matches = rec.get('proc') ?? [];
       const spared = (rec.get('spare') ?? []).map((pid, k) => ({ pid, file: rec.get('file')?.[k] ?? '', says: rec.get('says')?.[k] ?? '' }));
-      return { matches, programs: [...new Set(matches.map(programOf))], runs: separateRuns(matches, rec.get('parent') ?? []), spared };
+      return { matches, programs: [...new Set(matches.map(programOf))], runs: separateRuns(matches, rec.get('parent') ?? []), spared, locks: rec.get('locks') ?? [] };
     }),
   );
   plan.locks.forEach((p, i) => answer('lock-holder', p, `l${i}`, 'the file could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
+  (plan.drops ?? []).forEach((x, i) =>
+    answer('public-drop', x.dest, `D${i}`, 'the folder it copies into could not be read', (rec) => {
+      const file = rec.get('file')?.[0];
+      return file ? { file, note: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' } : null;
+    }),
+  );
   plan.served.forEach((x, i) =>
     answer('served', x.root, `v${i}`, 'the folder the server would serve could not be looked through', (rec) => {
       const files = rec.get('file') ?? [];

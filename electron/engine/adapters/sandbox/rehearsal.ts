@@ -303,18 +303,20 @@ function within(p: string, tops: string[]): string | undefined {
 const RUNS_THINGS = ['/etc/crontab', '/etc/cron.d', '/etc/cron.hourly', '/etc/cron.daily', '/etc/cron.weekly', '/etc/cron.monthly', '/var/spool/cron', '/etc/systemd', '/etc/init.d', '/etc/rc.local', '/etc/profile', '/etc/profile.d', '/etc/inittab', '/etc/sudoers', '/etc/sudoers.d'];
 
 /**
- * Entries the command opened to writing by every account (a mode change) that a schedule,
- * service, boot or login script still names: whoever writes there then runs code as that
- * script's account.
+ * Entries the command opened to writing by every account (a mode change), or handed from root to
+ * another account (an owner change), that a schedule, service, boot or login script still names:
+ * whoever writes there then runs code as that script's account. (An entry handed to an account
+ * counts only for what runs for others: another account's own crontab runs as that account.)
  */
-async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; by: string; line: string }[]> {
+async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; by: string; line: string; handed?: boolean }[]> {
+  const handed = new Set(changes.filter((c) => c.change === 'owner' && c.before?.uid === 0 && c.after !== undefined && c.after.uid !== 0 && (c.after.type === 'file' || c.after.type === 'dir')).map((c) => c.path));
   const opened = changes
-    .filter((c) => c.change === 'mode' && c.before && c.after && (parseInt(c.after.mode, 8) & 0o002) !== 0 && (parseInt(c.before.mode, 8) & 0o002) === 0)
+    .filter((c) => (c.change === 'mode' && c.before && c.after && (parseInt(c.after.mode, 8) & 0o002) !== 0 && (parseInt(c.before.mode, 8) & 0o002) === 0) || handed.has(c.path))
     .map((c) => c.path)
     .slice(0, 20);
   if (opened.length === 0) return [];
   const found = await readAs(twin, `grep -r -F -H -s ${opened.map((p) => `-e ${shQuote(p)}`).join(' ')} -- ${RUNS_THINGS.map(shQuote).join(' ')} 2>/dev/null | head -n 50; true`, signal);
-  const out: { path: string; by: string; line: string }[] = [];
+  const out: { path: string; by: string; line: string; handed?: boolean }[] = [];
   for (const line of found.split('\n')) {
     const colon = line.indexOf(':');
     if (colon < 0) continue;
@@ -325,7 +327,11 @@ async function openedAndRun(twin: Episode, changes: RehearsedChange[], signal: A
       const at = text.indexOf(p);
       return at >= 0 && !/[A-Za-z0-9._-]/.test(text.charAt(at + p.length));
     });
-    if (path && !out.some((o) => o.path === path)) out.push({ path, by, line: text.trim().slice(0, 200) });
+    if (!path || out.some((o) => o.path === path)) continue;
+    if (handed.has(path)) {
+      if (/^\/var\/spool\/cron\/(crontabs\/)?(?!root$)[^/]+$/.test(by)) continue;
+      out.push({ path, by, line: text.trim().slice(0, 200), handed: true });
+    } else out.push({ path, by, line: text.trim().slice(0, 200) });
   }
   return out;
 }
@@ -539,7 +545,8 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
     .map((c) => c.path)
     .slice(0, MAX_CHANGES);
   const unpacked = await unpackedArchives(episode, gone, surviving, after, signal);
-  const lost = gone.filter((p) => !unpacked.has(p));
+  const packedBeside = await compressedBeside(twin, gone.filter((p) => !unpacked.has(p)), before, after, signal);
+  const lost = gone.filter((p) => !unpacked.has(p) && !packedBeside.has(p));
   const archives = [...after.entries].filter(([p, e]) => e.type === 'file' && ARCHIVE.test(p)).map(([p]) => p).slice(0, MAX_ARCHIVES);
   if (lost.length === 0 || archives.length === 0) return { lost, weighed: gone };
   const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
@@ -569,6 +576,30 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
     if (m) kept.add(m[1]!);
   }
   return { lost: lost.filter((p) => !kept.has(before.hashes.get(p)!)), weighed: gone };
+}
+
+/**
+ * Lost files whose content a compressed file already there keeps whole: a single file (not a tar
+ * archive) gzipped, bzipped or xz'd in the lost file's folder or two levels below it (yesterday's
+ * log, `archive/upload-access-2026-11-29.log.gz`), read back and hashed.
+ */
+async function compressedBeside(twin: Episode, lost: string[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<Set<string>> {
+  if (lost.length === 0) return new Set();
+  const folders = [...new Set(lost.map((p) => p.slice(0, p.lastIndexOf('/'))))];
+  const near = (p: string) => folders.some((d) => p.startsWith(`${d}/`) && p.slice(d.length + 1).split('/').length <= 3);
+  const singles = [...after.entries]
+    .filter(([p, e]) => e.type === 'file' && COMPRESSED.some(([end]) => p.endsWith(end)) && !/\.tar\.[a-z0-9]+$/i.test(p) && near(p))
+    .map(([p]) => p)
+    .slice(0, MAX_ARCHIVES);
+  if (singles.length === 0) return new Set();
+  const read = (p: string) => COMPRESSED.find(([end]) => p.endsWith(end))![1];
+  const out = await readAs(twin, singles.map((p, i) => `printf 'c${i} '; ${read(p)} -- ${shQuote(p)} 2>/dev/null | md5sum`).join('\n'), signal, { timeoutMs: 10_000 });
+  const kept = new Set<string>();
+  for (const line of out.split('\n')) {
+    const m = /^c\d+ ([0-9a-f]{32})/.exec(line);
+    if (m) kept.add(m[1]!);
+  }
+  return new Set(lost.filter((p) => kept.has(before.hashes.get(p) ?? '')));
 }
 
 /** Compressors whose output keeps a file's content whole, by the ending they give it, and how to read it back. */
@@ -657,9 +688,9 @@ async function brokenFormats(
     .filter((c) => formatOfPath(c.path) !== undefined || (!/\.[^/]*$/.test(c.path) && (parseInt(c.before?.mode ?? '0', 8) & 0o111) !== 0))
     .map((c) => c.path)
     .slice(0, 20);
-  if (edited.length === 0) return { broken: [], dropped: [] };
+  const broken: { path: string; error: string }[] = await checksumsBroken(episode, twin, changes, signal);
+  if (edited.length === 0) return { broken, dropped: [] };
   const read = (ep: Episode, p: string) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: FORMATTED_BYTES + 1024 });
-  const broken: { path: string; error: string }[] = [];
   const dropped: { path: string; lines: string[] }[] = [];
   for (const p of edited) {
     const [was, now] = await Promise.all([read(episode, p), read(twin, p)]);
@@ -675,6 +706,29 @@ async function brokenFormats(
     }
   }
   return { broken, dropped };
+}
+
+/** The checksum files kept beside a file, by ending, and the program that computes each. */
+const CHECKSUMS: readonly [string, string][] = [['sha256', 'sha256sum'], ['sha512', 'sha512sum'], ['sha1', 'sha1sum'], ['md5', 'md5sum']];
+
+/**
+ * Files the command changed whose checksum file beside them (`catalog.json.sha256`) matched them
+ * before and does not after: whatever checks the file against it (a client pinning it) now
+ * rejects it. A command that writes the checksum anew along with the file breaks nothing.
+ */
+async function checksumsBroken(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; error: string }[]> {
+  const changed = changes
+    .filter((c) => (c.change === 'rewritten' || c.change === 'grown' || c.change === 'appended' || c.change === 'replaced') && c.before?.type === 'file' && c.after?.type === 'file')
+    .map((c) => c.path)
+    .slice(0, 20);
+  if (changed.length === 0) return [];
+  const script = `for p in ${changed.map(shQuote).join(' ')}; do ${CHECKSUMS.map(([x, tool]) => `[ -f "$p.${x}" ] && [ "$(stat -c %s -- "$p.${x}" 2>/dev/null || echo 0)" -le 4096 ] && printf '%s\\t%s\\t%s\\t%s\\n' "$p" ${x} "$(head -n 1 -- "$p.${x}" | awk '{print $1}')" "$(${tool} -- "$p" 2>/dev/null | cut -d' ' -f1)";`).join(' ')} done; true`;
+  const rows = (out: string) => out.split('\n').map((l) => l.split('\t')).filter((f) => f.length === 4);
+  const [was, now] = await Promise.all([readAs(episode, script, signal), readAs(twin, script, signal)]);
+  const matched = new Set(rows(was).filter(([, , want, got]) => want !== '' && want!.toLowerCase() === got!.toLowerCase()).map(([p, x]) => `${p}\t${x}`));
+  return rows(now)
+    .filter(([p, x, want, got]) => matched.has(`${p}\t${x}`) && want!.toLowerCase() !== got!.toLowerCase())
+    .map(([p, x]) => ({ path: p!, error: `checksum: its ${x} in ${p}.${x} no longer matches it` }));
 }
 
 /**

@@ -106,12 +106,14 @@ export interface ProbesEnv {
    * and the programs they run (a script's name when an interpreter runs one).
    */
   /** `spared`: matched processes that a small file in the run, lock or temp folders names by id and says not to stop. */
-  processes: Record<string, { matches: string[]; programs: string[]; runs: string[]; spared: { pid: string; file: string; says: string }[] }>;
+  processes: Record<string, { matches: string[]; programs: string[]; runs: string[]; spared: { pid: string; file: string; says: string }[]; locks: string[] }>;
   /**
    * Pid and lock files the action deletes that a running process still holds, with that process
    * (`PID ARGS`), or that could not be looked at, with why.
    */
   lockHolders: Record<string, string>;
+  /** Copies or moves into a place a note calls public (its file, the note and its line) that bring a file holding a secret or personal data. */
+  publicDrops: { dest: string; file: string; note: string; says: string }[];
   /** Accounts the action takes out that still run a process: the account and the process (pid, command line). */
   busyAccounts: { account: string; process: string }[];
   /** Jobs of crontabs the action removes or replaces whole: the line, its program's file name, that name without its ending, and that with - _ . read as spaces. */
@@ -192,7 +194,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, busyAccounts: [], cronJobs: [], failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -268,10 +270,14 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       env.pidfileSpared[r.target] = { file: x.file, says: String(x.says ?? '') };
     }
     else if (r.probe === 'processes' && v && typeof v === 'object' && !Array.isArray(v)) {
-      const x = v as { matches?: unknown; programs?: unknown; runs?: unknown; spared?: unknown };
+      const x = v as { matches?: unknown; programs?: unknown; runs?: unknown; spared?: unknown; locks?: unknown };
       const spared = Array.isArray(x.spared) ? (x.spared as Record<string, unknown>[]).map((y) => ({ pid: String(y['pid'] ?? ''), file: String(y['file'] ?? ''), says: String(y['says'] ?? '') })) : [];
-      env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [], runs: Array.isArray(x.runs) ? x.runs.map(String) : [], spared };
+      env.processes[r.target] = { matches: Array.isArray(x.matches) ? x.matches.map(String) : [], programs: Array.isArray(x.programs) ? x.programs.map(String) : [], runs: Array.isArray(x.runs) ? x.runs.map(String) : [], spared, locks: Array.isArray(x.locks) ? x.locks.map(String) : [] };
     } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
+    else if (r.probe === 'public-drop' && v && typeof v === 'object' && !Array.isArray(v)) {
+      const x = v as Record<string, unknown>;
+      env.publicDrops.push({ dest: r.target, file: String(x['file'] ?? ''), note: String(x['note'] ?? ''), says: String(x['says'] ?? '') });
+    }
     else if (r.probe === 'account-busy' && typeof v === 'string' && v !== '') env.busyAccounts.push({ account: r.target, process: v });
     else if (r.probe === 'cron-jobs' && Array.isArray(v)) {
       for (const line of v.map(String)) {

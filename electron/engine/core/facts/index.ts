@@ -89,6 +89,16 @@ const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[
 
 /** File endings of configuration: an audit's settings are not its trail. */
 const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;
+/** A file listing people who asked not to be contacted. */
+const CONSENT_LIST = /(^|[^a-z])(opt[-_]?outs?|unsubscribe[sd]?|unsubs|suppression|do[-_]?not[-_]?(call|contact|mail|email|text|sms)|dnc)([^a-z]|$)/i;
+/** A substitution (after an address, or one of several commands) whose pattern holds a failure and whose replacement a pass. */
+function failTurnedPass(script: string): boolean {
+  for (const m of script.matchAll(/(^|[\s;{}/0-9$])(?=s[^\sa-zA-Z0-9\\])/g)) {
+    const sub = sedS(script.slice((m.index ?? 0) + m[1]!.length));
+    if (sub && /\bFAIL(ED|S|URE)?\b/i.test(sub.pattern) && /\bPASS(ED|ES)?\b/i.test(sub.replacement)) return true;
+  }
+  return false;
+}
 
 /** sshd settings that open logins up: root by password, passwords at all, empty passwords, loose key files. */
 const WEAK_SSHD = /\b(PermitRootLogin\s+yes|PasswordAuthentication\s+yes|PermitEmptyPasswords\s+yes|StrictModes\s+no)\b/i;
@@ -190,7 +200,15 @@ export function extractFacts(req: ActionRequest): Facts {
     if (disablesSecurity(d, 'delete')) flags.add('disable-security');
     const place = persistencePlace(d.path);
     if (place === '~/.ssh/authorized_keys') flags.add('removes-access');
+    if (CONSENT_LIST.test(d.path.split('/').pop() ?? '')) flags.add('consent-list-emptied');
   }
+  // a list of people who said no (an opt-out or do-not-call list) emptied or written over
+  // (a line taken out by an edit in place, one who opted back in, is not)
+  // (a redirect or a truncate: a copy of it kept elsewhere, `cp optout.txt optout.bak`, is not)
+  for (const w of effects.writes) if (CONSENT_LIST.test(w.path.split('/').pop() ?? '') && (/(^|\s)>$/.test(w.by) || /^(truncate|dd|shred)\b/.test(w.by))) flags.add('consent-list-emptied');
+  // a result recorded as failed turned into a pass by an edit in place of a record (not a
+  // configuration): `sed -i '/^4471,/s/FAIL/PASS/' cycles.csv`
+  if (effects.writes.some((w) => w.by === 'sed -i' && !CONFIG_ENDING.test(w.path)) && facts.commands.some((c) => c.name === 'sed' && sedArgs(c.argv.slice(1)).scripts.some(failTurnedPass))) flags.add('falsifies-result');
   // the home folder of an account the same command takes out, when the request asks to remove
   // that account's home ("remove bob's account and his home directory")
   const removed = new Set(effects.privilege.flatMap((p) => (p.removes && p.of === 'passwd' && p.account ? [p.account] : [])));

@@ -587,10 +587,12 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     if (rootNamed && ending !== undefined && [...scope.words].some((w) => w.length >= 4 && /^[a-z]+$/.test(w) && shortens(ending, w))) return true;
     // a pattern whose fixed start is a word of the request ("the old autosaves" for
     // _autosave*.zip), in a folder outside the system places that the request calls by one of
-    // its names ("the factorio server dir")
-    const lead = /^[._-]*([a-z][a-z0-9]{3,})[*?[]/.exec(base)?.[1];
+    // its names ("the factorio server dir"); a separator may close the start ("the TEST_
+    // accounts" for TEST_*)
+    const start = /^[._-]*([a-z][a-z0-9]{3,})([._-]?)[*?[]/.exec(base.toLowerCase());
+    const lead = start?.[1];
     const said = (w: string) => scope.words.has(w) || scope.words.has(`${w}s`) || scope.words.has(`${w}es`);
-    return lead !== undefined && said(lead) && !isSystemPath(root) && root.split('/').some((part) => part.length >= 3 && !PLACE_WORDS.has(part.toLowerCase()) && said(part.toLowerCase()));
+    return lead !== undefined && (said(lead) || (start![2] !== '' && scope.words.has(`${lead}${start![2]}`))) && !isSystemPath(root) && root.split('/').some((part) => part.length >= 3 && !PLACE_WORDS.has(part.toLowerCase()) && said(part.toLowerCase()));
   }
   if (scope.words.has(base)) return true;
   if (scope.text !== undefined && namedInText(base, parentOf(clean), scope)) return true;
@@ -605,8 +607,10 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
   if (stem.length >= 3 && scope.words.has(stem)) return true;
   // a name of several parts, every part a word of the request: "the sshd config" names sshd_config
+  // (a plural part by its singular: "the pump curve table" names pump_curves.csv)
   const parts = stem.split(/[_.-]+/);
-  if (parts.length >= 2 && parts.every((p) => p.length >= 2 && scope.words.has(p))) return true;
+  const saidPart = (p: string): boolean => scope.words.has(p) || (p.length >= 4 && p.endsWith('s') && scope.words.has(p.slice(0, -1)));
+  if (parts.length >= 2 && parts.every((p) => p.length >= 2 && saidPart(p))) return true;
   // or every part but an ordering number, in a folder whose name has a word of the request too:
   // "that motd news thing" names /etc/update-motd.d/50-news
   const worded = parts.filter((p) => !/^\d+$/.test(p));

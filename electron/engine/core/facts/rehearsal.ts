@@ -104,7 +104,7 @@ const MANY_LINES_ASK = /\b(lines|entries|rows|records|every|all|each|any)\b/i;
  * A request that rests on work said to be finished: data already processed, compressed, converted,
  * imported, uploaded or copied ("I gzipped all my dumps"), a job or a sync said to be done (besides what COPY_CLAIM says of copies).
  */
-export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(on|in) (the |my |our )?[\w.-]+( [\w.-]+)? (now|already)\b|\b(I|we|I've|we've)\s+(already\s+|just\s+)?(gzipped|compressed|zipped|xz'?e?d|bzipped|tarred|packed|converted|processed|exported|uploaded|copied|synced|archived|backed up|transcoded|encoded|imported)\b|\b(already|been|get|gets|got|were|was|are|is|all|have|has|now)\s+(been\s+)?(gzipped|compressed|zipped|processed|converted|imported|ingested|transcoded|rendered|encoded|exported|indexed|loaded|published|deployed|replicated|restored|verified|uploaded|synced|copied|archived|backed up|migrated|transferred|moved|merged)\b|\b(is|are|it's|they're)\s+(all\s+|safely\s+)?(already|now)\s+(in|on)\s+(the|my|our)\s+\w+|\b(have|has|had|all|already)\s+(all\s+)?(gone|went|made it)\s+(up\s+|over\s+|out\s+|across\s+)?(to|into|onto)\b|\b(done|finished|completed?|succeeded|through) (processing|converting|importing|exporting|uploading|syncing|copying|backing up|migrating|transferring|transcoding|rendering|merging|loading|with)\b|\b(processing|conversion|import|export|upload|sync|backup|migration|transfer|transcod\w*|render\w*|job|run|pipeline|copy|ingest|merge|load)\b[^.;!?]{0,30}\b(is|are|was|were|has|have)\s+(been\s+)?(done|finished|complete|completed|succeeded)\b/i;
+export const DONE_CLAIM = /\b(are|is|were|was) (all |safely )?(now |already )?(on|in) (the |my |our )?[\w.-]+( [\w.-]+)? (now|already)\b|\b(I|we|I've|we've)\s+(already\s+|just\s+)?(gzipped|compressed|zipped|xz'?e?d|bzipped|tarred|packed|converted|processed|exported|uploaded|copied|synced|archived|backed up|transcoded|encoded|imported|submitted|filed|transmitted|delivered)\b|\b(already|been|get|gets|got|were|was|are|is|all|have|has|now)\s+(been\s+)?(gzipped|compressed|zipped|processed|converted|imported|ingested|transcoded|rendered|encoded|exported|indexed|loaded|published|deployed|replicated|restored|verified|uploaded|synced|copied|archived|backed up|migrated|transferred|moved|merged)\b|\b(is|are|it's|they're)\s+(all\s+|safely\s+)?(already|now)\s+(in|on)\s+(the|my|our)\s+\w+|\b(have|has|had|all|already)\s+(all\s+)?(gone|went|made it)\s+(up\s+|over\s+|out\s+|across\s+)?(to|into|onto)\b|\b(done|finished|completed?|succeeded|through) (processing|converting|importing|exporting|uploading|syncing|copying|backing up|migrating|transferring|transcoding|rendering|merging|loading|with)\b|\b(processing|conversion|import|export|upload|sync|backup|migration|transfer|transcod\w*|render\w*|job|run|pipeline|copy|ingest|merge|load)\b[^.;!?]{0,30}\b(is|are|was|were|has|have)\s+(been\s+)?(done|finished|complete|completed|succeeded)\b/i;
 
 /**
  * A request to move or rename, and one that also asks to delete or replace something (restoring
@@ -124,6 +124,10 @@ const MOVE_TO_TIME = /\b(move|moving|shift|push)\b.{0,80}\bto\s*\d{1,2}(:\d{2})?
  */
 const KEEP_THEN_DELETE = /(?<![-/.\w])(?<!\b(the|newest|latest|oldest|last|most recent|recent|each|every|this|that|my|our|your|its|their) )(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?![-/.]\w)(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
+/** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
+/** What an authorized key's own comment says when something depends on it. */
+const KEY_IN_USE = /\b(do not|don'?t|never|must not) (remove|delete|revoke|touch|drop)\b|\b(use|uses|used|need|needs|needed|rel(y|ies|ied) on)\b[^#]{0,20}\bth(is|at) key\b|\bkey (is )?(used|needed) (by|for)\b/i;
+const STATE_SETTING = /^\s*[\w.-]*(journal|ledger|state|checkpoint|offsets?|seen|sent|dedupe?|watermark|cursor|position|bookmark|progress|last_?run)[\w.-]*\s*[=:]/i;
 const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
@@ -136,6 +140,8 @@ const REST_DELETE_ASK = /\b(the rest|everything else|anything else|whatever('s| 
 /** The one asking says they will start it again themselves ("I'll restart them clean"): nothing is expected to bring it back. */
 const SELF_RESTART = /\b(i|we)( will|'ll| shall| can|'d| would)? (then )?(re-?start|start|bring|spin|fire)\w*( (it|them|those|these|everything|the \w+))? (back |up |again |clean |fresh |myself |ourselves )*/gi;
 /** A request that expects a process it stops to come back (a supervisor restarts it). */
+/** A request saying the process it stops is stuck. */
+const STUCK_ASK = /\b(wedged|hung|hangs|hanging|stuck|frozen|freezes|unresponsive|deadlock(ed)?|not responding|runaway)\b/i;
 const BACK_ASK = /\b(bring (it|them) (right )?back|(will|should|'ll) (restart|respawn|come back|bring)|restart(s|ed)? (it|them) (automatically|right away|on its own)|come(s)? (right )?back (up|on its own)|supervisor|supervised|respawns?)\b/i;
 /** A request to switch something off for a while: it expects to switch it on again, so nothing may be lost for good. */
 const UNDO_LATER = /\b(disable|disabling|deactivate|switch (it |them )?off|turn (it |them )?off|pause|suspend|temporarily|for now|for the time being|(turn|switch|put) (it |them )?back( on)?|re-?enable)\b/i;
@@ -330,8 +336,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const patchedDirs = facts.commands.some((c) => c.name === 'patch') ? e.reads.filter((r) => r.inScope && !r.glob && !r.dynamic && /\.(diff|patch)$/i.test(r.path)).map((r) => r.path.slice(0, r.path.lastIndexOf('/'))) : [];
   // a place the request names that is a link to the same place moved elsewhere (a cache folder
   // linked to /data/squid-cache): what the command did under the target it did to the named place
+  // (the link itself named, or a place inside it: one a pattern met inside a named folder, a
+  // layer of a tile cache linked to the source data it is served from, was not)
   const requested = requestNamed(facts);
-  const moved = (report.throughLinks ?? []).filter((l) => isRelocation(l.link, l.to) && requested.some((t) => t(l.link)));
+  const moved = (report.throughLinks ?? []).filter((l) => isRelocation(l.link, l.to) && facts.requestPaths.some((r) => r === l.link || r.startsWith(`${l.link}/`)));
   const alias = (p: string): string | undefined => {
     const l = moved.find((m) => p.startsWith(`${m.to}/`));
     return l ? `${l.link}${p.slice(l.to.length)}` : undefined;
@@ -391,7 +399,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // supervisor still running there is set to start that program again (the twin runs no real
   // supervisor's timers)
   const respawned = new Set((report.respawnedBy ?? []).map((r) => r.pid));
-  const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && !unsaid.includes(k) && !astray.includes(k)) : [];
+  // (a process the request says is stuck - wedged, hung, frozen - does no work while it runs:
+  // stopped and left down, it loses nothing that running it would have done)
+  const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) && !STUCK_ASK.test(req.request ?? '') ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && !unsaid.includes(k) && !astray.includes(k)) : [];
   const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
@@ -409,7 +419,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const stillUsed = [
     // (a setting that names a cache or temporary place there points where the program rebuilds
     // what it needs: `cache-dir = ~/.cache/pip`)
-    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !keptInPlace(r.target) && !(isScratchPath(r.target) && (CACHE_SETTING.test(r.line) || XDG_CACHE.test(r.target)))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    // (a file the request names and the command empties in place, though, that a setting uses as
+    // the program's record of what it did - `journal = ~/meter-uploads/upload.log`, the batches
+    // sent - is no log to empty: the program reads it back)
+    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !(keptInPlace(r.target) && !STATE_SETTING.test(r.line)) && !(isScratchPath(r.target) && (CACHE_SETTING.test(r.line) || XDG_CACHE.test(r.target)))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a key taken out of an authorized_keys file that logs in to run a fixed command (a job's
     // key, `command="/usr/local/bin/backup-receive"`, not a person's), unless the request says that command
     ...(report.edits ?? []).flatMap((x) =>
@@ -418,7 +431,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
             const run = /^(?:[^\s"]|"[^"]*")*?\bcommand="([^"]+)"/.exec(l.trim())?.[1];
             const program = run?.trim().split(/\s+/)[0] ?? '';
             const name = program.slice(program.lastIndexOf('/') + 1).toLowerCase();
-            return run !== undefined && !(name.length >= 3 && (req.request ?? '').toLowerCase().includes(name)) ? [`${x.path}: a key that logs in to run ${run} (by a job, not a person) was taken out`] : [];
+            if (run !== undefined && !(name.length >= 3 && (req.request ?? '').toLowerCase().includes(name))) return [`${x.path}: a key that logs in to run ${run} (by a job, not a person) was taken out`];
+            // (or one whose own line says a job uses it and not to take it out: "# nightly
+            // backup pulls use this key - do not remove")
+            const said = /(?:^|\s)(?:ssh|ecdsa|sk)-[\w@.-]+\s+\S+\s+(.*)$/.exec(l.trim())?.[1] ?? '';
+            return KEY_IN_USE.test(said) ? [`${x.path}: a key its own line says is in use was taken out (${said.slice(0, 120)})`] : [];
           })
         : [],
     ),
@@ -486,10 +503,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const databases = DATABASE_ASK.test(ask) ? [] : (report.databases ?? []).map((d) => `${d.folder} (a database's or volume's data, by ${d.marker}, which the request does not speak of)`);
   // a restore the request asks for one file by its path that writes over other files it does
   // not name, with other content: those were not asked to go back ("restore ~/oncall/ack.sh from
-  // the tarball" unpacking the whole tarball over a newer page.sh)
-  const restoredNamed = REPLACE_ASK.test(ask) && report.changes.some((c) => (c.change === 'created' || c.change === 'rewritten') && c.after?.type === 'file' && facts.requestPaths.includes(c.path));
+  // the tarball" unpacking the whole tarball over a newer page.sh); or for one folder by its path
+  // ("restore /etc/historian from last night's backup" unpacking the historian's data as well)
+  const restoredPlaces = facts.requestPaths.filter((r) => r.split('/').length > 2);
+  const restoredNamed = REPLACE_ASK.test(ask) && report.changes.some((c) => (c.change === 'created' || c.change === 'rewritten' || c.change === 'grown') && c.after?.type === 'file' && restoredPlaces.some((r) => c.path === r || c.path.startsWith(`${r}/`)));
   const restoredOver = restoredNamed
-    ? report.changes.filter((c) => c.change === 'rewritten' && lost.includes(c.path) && !named.some((t) => t(c.path))).map((c) => `${c.path} (written over by a restore the request asks for another file)`)
+    ? report.changes.filter((c) => c.change === 'rewritten' && lost.includes(c.path) && !named.some((t) => t(c.path)) && !restoredPlaces.some((r) => c.path.startsWith(`${r}/`))).map((c) => `${c.path} (written over by a restore the request asks for another file or folder)`)
     : [];
   // (renaming a word inside files by an in-place edit, no file moved: "rename the ingredient
   // 'Weizenmehl 550' to 'Wheat flour T550' in my recipe files" asks for the edit, not a move)
@@ -522,7 +541,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // pattern matched (`/garage/d` taking the garage door sensor and its automations too)
   const oneLine = ONE_LINE_ASK.test(ask) && !MANY_LINES_ASK.test(ask);
   const corrupted = [
-    ...report.broken.map((b) => `${b.path} no longer parses (${b.error})`),
+    ...report.broken.map((b) => (b.error.startsWith('checksum: ') ? `${b.path}: ${b.error.slice('checksum: '.length)}` : `${b.path} no longer parses (${b.error})`)),
     ...(oneLine
       ? (report.edits ?? []).flatMap((x) => {
           const gone = x.removed.filter((l) => l.trim() !== '' && !/^\s*(#|;|\/\/)/.test(l));
@@ -562,7 +581,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     })
     .map((c) => `${c.path} (${c.after!.mode})`);
   // named or not: opened to everyone while a schedule or service still runs what is there
-  for (const r of report.runBy) openToAll.push(`${r.path} (run by ${r.by}: ${r.line})`);
+  for (const r of report.runBy) openToAll.push(r.handed ? `${r.path} (handed from root to another account, while ${r.by} runs it: ${r.line})` : `${r.path} (run by ${r.by}: ${r.line})`);
   // tightening a mode must not shut out the service account or group the entry belongs to
   const actor = report.user === 'root' ? 0 : 1000;
   const lockedOut = ONLY_ASKER.test(ask)
@@ -632,7 +651,11 @@ export function unaskedSettings(edit: NonNullable<RehearsalReport['edits']>[numb
   const pairs = settingPairs(edit, request).flatMap((p) => {
     if (!p) return [];
     const differ = [...p.gone, ...p.come];
-    return [{ line: `${edit.path}: ${p.old.trim()} -> ${p.neu.trim()}`, asked: p.named || (differ.length > 0 && differ.every((w) => p.said.has(w))) }];
+    // (or the new value, every word of it, with a part of the setting's name: "the android
+    // version code to 2131" for AndroidBundleVersionCode: 2130 -> 2131)
+    const keyParts = (SETTING_KEY.exec(p.old)?.[1] ?? '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_.-]+/).filter((w) => w.length >= 3);
+    const toSaid = p.come.length > 0 && p.come.every((w) => p.said.has(w)) && keyParts.some((w) => p.said.has(w));
+    return [{ line: `${edit.path}: ${p.old.trim()} -> ${p.neu.trim()}`, asked: p.named || toSaid || (differ.length > 0 && differ.every((w) => p.said.has(w))) }];
   });
   return pairs.some((p) => p.asked) ? pairs.filter((p) => !p.asked).map((p) => p.line) : [];
 }
@@ -652,6 +675,10 @@ const stem = (w: string): string => (w.length > 4 && w.endsWith('s') && !w.endsW
  */
 export function offKindRemovals(edit: NonNullable<RehearsalReport['edits']>[number], request: string, command: string): string[] {
   if (edit.more || edit.added.length > 0 || edit.removed.length < 2 || !LINE_DELETE.test(command)) return [];
+  // (a pattern the request quotes as it is written, letter case and all, "the TEST- client rows"
+  // for /^TEST-/d, is the kind itself: every line it matched was asked for)
+  const quoted = [...command.matchAll(/\/\^?([A-Za-z0-9_.:=@-]{3,})\/\s*d\b/g)].map((m) => m[1]!.replace(/\\/g, ''));
+  if (quoted.length > 0 && quoted.every((q) => new RegExp(`(^|[\\s"'(])${q.replace(/[.]/g, '\\.')}`).test(request))) return [];
   const own = new Set([...wordsOf(command)].map(stem));
   const asked = new Set([...wordsOf(request)].map(stem).filter((w) => !own.has(w)));
   const ofKind = (line: string) => [...wordsOf(line)].some((w) => asked.has(stem(w)));
