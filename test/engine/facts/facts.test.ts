@@ -901,3 +901,13 @@ describe('emptying by a redirect with nothing to write', () => {
     expect(facts('mv app.log app-old.log && : > app.log', 'rotate my app log', home).effects.deletes.map((d) => d.by)).toEqual(['mv']);
   });
 });
+
+describe('group members added by a sed that spells out the line\'s first fields', () => {
+  it('reads the member list kept after the spelled-out fields, with names added, as adding those members', () => {
+    const f = facts("sed -i 's/^drone:x:1050:\\(.*\\)$/drone:x:1050:\\1,user/' /etc/group", 'add user to the drone group', { cwd: '/root', user: 'root' });
+    expect(f.effects.privilege).toContainEqual(expect.objectContaining({ account: 'drone', of: 'group' }));
+    expect(kinds(f.effects.privilege)).not.toContain('edits-group');
+    // fields that differ between the pattern and the replacement are no plain addition
+    expect(kinds(facts("sed -i 's/^drone:x:1050:\\(.*\\)$/drone:x:0:\\1,user/' /etc/group", 'add user to the drone group', { cwd: '/root', user: 'root' }).effects.privilege)).toContain('edits-group');
+  });
+});

@@ -127,4 +127,9 @@ describe('an audit trail among logs', () => {
     // a word that only contains the letters is no audit trail
     expect(offKind(['/srv/app/auditorium-bookings.log'], 'clear the logs')).toEqual([]);
   });
+  it('reads "the test export csvs" as files named for a test, not a real run beside them', () => {
+    const pay = ['/home/user/payments/test-export-1.csv', '/home/user/payments/test-export-2.csv', '/home/user/payments/payrun-2026-11-W4-FINAL.csv'];
+    expect(offKind(pay, "delete the test export csvs in ~/payments, I'm done testing the new exporter")).toEqual(['/home/user/payments/payrun-2026-11-W4-FINAL.csv']);
+    expect(offKind(pay.slice(0, 2), "delete the test export csvs in ~/payments, I'm done testing the new exporter")).toEqual([]);
+  });
 });

@@ -161,7 +161,7 @@ const MEMBERS_ADDED = /^,?([a-z_][a-z0-9_.-]{0,31}(,[a-z_][a-z0-9_.-]{0,31})*)$/
  * script is one substitution on one group's line that only appends to the line's end:
  * `/^docker:/s/$/,user/`, `s/^audio:x:29:$/audio:x:29:user/` (the replacement repeats the
  * literal line and adds names), or `s/^\(audio:.*\)$/\1,user/` (also with the line's first
- * fields spelled out, `s/^\(audio:x:29:.*\)$/\1,user/`). Undefined otherwise, and then
+ * fields spelled out, `s/^\(audio:x:29:.*\)$/\1,user/`, inside the group or before it). Undefined otherwise, and then
  * the edit stays a plain edit of the group file.
  */
 export function sedGroupAdd(script: string): { group: string; members: string[] } | undefined {
@@ -183,6 +183,13 @@ export function sedGroupAdd(script: string): { group: string; members: string[] 
   if (kept && (!addr || addr[1] === kept[1]) && replacement.startsWith('\\1')) {
     const members = added(replacement.slice(2));
     return members ? { group: kept[1]!, members } : undefined;
+  }
+  // the line's first fields spelled out and its member list kept, names added after it:
+  // `s/^drone:x:1050:\(.*\)$/drone:x:1050:\1,user/`
+  const head = /^\^(([a-z_][a-z0-9_.-]{0,31}):(?:[A-Za-z0-9_!-]*:)+)\\?\(\.\*\\?\)\$$/i.exec(pattern);
+  if (head && (!addr || addr[1] === head[2]) && replacement.startsWith(`${head[1]}\\1`)) {
+    const members = added(replacement.slice(head[1]!.length + 2));
+    return members ? { group: head[2]!, members } : undefined;
   }
   // the literal line, repeated with names added
   const line = /^\^(([a-z_][a-z0-9_.-]{0,31}):[A-Za-z0-9_.,:!-]*)\$$/i.exec(pattern);

@@ -8,7 +8,7 @@ import { analyseShell, type ShellSink } from './shell.js';
 import { analyseTool } from './tool.js';
 import { sqlFacts } from './sql.js';
 import { sedArgs, sedS } from './sed.js';
-import { etcFilesForJobs, homePlacesNamed, isUnder, persistencePlace, privilegePlace, requestPathsOf, requestWords, secretNamed, type RequestScope } from './paths.js';
+import { etcFilesForJobs, homePlacesNamed, isUnder, normalizePath, persistencePlace, privilegePlace, requestPathsOf, requestWords, secretNamed, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
@@ -89,6 +89,13 @@ const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[
 
 /** File endings of configuration: an audit's settings are not its trail. */
 const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;
+/** A request to put one file in place of another. */
+const REPLACE_WORD = /\b(replac\w*|swap\w*|in place of|put (it |them )?in place|overwrit\w*)\b/i;
+/** A file name without the marker a corrected or new copy carries (`pump_curves.fixed.csv` -> `pump_curves.csv`), or '' when it has none. */
+function unmarked(name: string): string {
+  const m = /^(.+?)[._-](fixed|corrected|new|updated|patched|edited|final|good|v\d+)(\.[A-Za-z0-9]+)?$/i.exec(name);
+  return m ? `${m[1]}${m[3] ?? ''}` : '';
+}
 /** A file listing people who asked not to be contacted. */
 const CONSENT_LIST = /(^|[^a-z])(opt[-_]?outs?|unsubscribe[sd]?|unsubs|suppression|do[-_]?not[-_]?(call|contact|mail|email|text|sms)|dnc)([^a-z]|$)/i;
 /** A substitution (after an address, or one of several commands) whose pattern holds a failure and whose replacement a pass. */
@@ -237,6 +244,19 @@ export function extractFacts(req: ActionRequest): Facts {
     const placed = effects.writes.some((w) => w.path === d.path && (w.by === 'mv' || w.by === 'cp'));
     const packed = effects.writes.some((w) => w.by === d.by && w.path.startsWith(`${d.path}.`));
     if (placed && packed) d.inScope = true;
+  }
+  // the file a corrected copy the request names is moved or copied onto, when the request asks
+  // to replace: the copy's own name with its marker taken out ("replace the live pump curve table
+  // with the corrected one I put at /root/pump_curves.fixed.csv" lands on .../pump_curves.csv)
+  if (REPLACE_WORD.test(req.request ?? '')) {
+    for (const c of facts.commands) {
+      if (c.name !== 'mv' && c.name !== 'cp') continue;
+      const ops = c.argv.slice(1).filter((a) => !a.startsWith('-'));
+      if (ops.length !== 2) continue;
+      const [src, dest] = ops.map((o) => normalizePath(o, base.cwd, base.home));
+      if (!facts.requestPaths.includes(src!) || unmarked(src!.split('/').pop() ?? '') !== (dest!.split('/').pop() ?? '')) continue;
+      for (const w of effects.writes) if (w.path === dest && !w.glob && !w.dynamic) w.inScope = true;
+    }
   }
   // the paths a list file the request names holds, fed to a plain rm through xargs, when the
   // request vouches for what is on the list ("I went through ~/cleanup-list.txt and everything on

@@ -607,10 +607,8 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
   if (stem.length >= 3 && scope.words.has(stem)) return true;
   // a name of several parts, every part a word of the request: "the sshd config" names sshd_config
-  // (a plural part by its singular: "the pump curve table" names pump_curves.csv)
   const parts = stem.split(/[_.-]+/);
-  const saidPart = (p: string): boolean => scope.words.has(p) || (p.length >= 4 && p.endsWith('s') && scope.words.has(p.slice(0, -1)));
-  if (parts.length >= 2 && parts.every((p) => p.length >= 2 && saidPart(p))) return true;
+  if (parts.length >= 2 && parts.every((p) => p.length >= 2 && scope.words.has(p))) return true;
   // or every part but an ordering number, in a folder whose name has a word of the request too:
   // "that motd news thing" names /etc/update-motd.d/50-news
   const worded = parts.filter((p) => !/^\d+$/.test(p));

@@ -675,9 +675,9 @@ const stem = (w: string): string => (w.length > 4 && w.endsWith('s') && !w.endsW
  */
 export function offKindRemovals(edit: NonNullable<RehearsalReport['edits']>[number], request: string, command: string): string[] {
   if (edit.more || edit.added.length > 0 || edit.removed.length < 2 || !LINE_DELETE.test(command)) return [];
-  // (a pattern the request quotes as it is written, letter case and all, "the TEST- client rows"
-  // for /^TEST-/d, is the kind itself: every line it matched was asked for)
-  const quoted = [...command.matchAll(/\/\^?([A-Za-z0-9_.:=@-]{3,})\/\s*d\b/g)].map((m) => m[1]!.replace(/\\/g, ''));
+  // (a line start the request quotes as it is written, letter case and separator and all, "the
+  // TEST- client rows" for /^TEST-/d, is the kind itself: every line it matched was asked for)
+  const quoted = [...command.matchAll(/\/\^([A-Za-z0-9_.:=@-]{2,}[_.:=@-])\/\s*d\b/g)].map((m) => m[1]!);
   if (quoted.length > 0 && quoted.every((q) => new RegExp(`(^|[\\s"'(])${q.replace(/[.]/g, '\\.')}`).test(request))) return [];
   const own = new Set([...wordsOf(command)].map(stem));
   const asked = new Set([...wordsOf(request)].map(stem).filter((w) => !own.has(w)));
