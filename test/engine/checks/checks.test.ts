@@ -591,6 +591,15 @@ describe('checks that read a rehearsal', () => {
     expect(readRehearsal(rewritten, { ...ask, request: 'The configs I copied off the jump box have CRLF line endings. Convert them to unix line endings.' }).onlyCopies).toEqual(['/home/user/configs/edge1.cfg']);
   });
 
+  it('reads a file of data rows left with only a template\'s header as damaged, where the request puts a template in place and not where it starts the file afresh', () => {
+    const command = 'mv -f ~/Downloads/steri-template.csv ~/steri/cycles-current.csv';
+    const rows = ['cycle,date,result', '4500,2024-07,PASS', '4501,2024-07,PASS', '4502,2024-07,PASS', '4503,2024-07,PASS', '4504,2024-07,PASS'];
+    const r = report([{ path: '/home/user/steri/cycles-current.csv', change: 'rewritten', before: file(120), after: file(30) }], { command, edits: [{ path: '/home/user/steri/cycles-current.csv', removed: rows, added: ['cycle,date,result,ci_class'], more: false }] });
+    const ask = { ...req, action: { type: 'shell' as const, command }, request: 'head office sent a new steri log template (~/Downloads/steri-template.csv). put it in place as ~/steri/cycles-current.csv' };
+    expect(readRehearsal(r, ask).corrupted).toEqual(['/home/user/steri/cycles-current.csv lost its rows of data to a template that holds only a header (cycle,date,result,ci_class)']);
+    expect(readRehearsal(r, { ...ask, request: 'new month: reset ~/steri/cycles-current.csv to the new template in ~/Downloads' }).corrupted).toEqual([]);
+  });
+
   it('asks when a restore of one named file writes over other files with other content, not when only that file comes back', () => {
     const command = 'tar xf ~/backup/oncall-jan.tar -C ~';
     const ask = { ...req, action: { type: 'shell' as const, command }, request: 'I deleted ~/oncall/ack.sh by accident. Restore it from the January tarball in ~/backup.' };

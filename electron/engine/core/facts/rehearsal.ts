@@ -127,6 +127,10 @@ const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|disca
 /** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
 /** What an authorized key's own comment says when something depends on it. */
 const KEY_IN_USE = /\b(do not|don'?t|never|must not) (remove|delete|revoke|touch|drop)\b|\b(use|uses|used|need|needs|needed|rel(y|ies|ied) on)\b[^#]{0,20}\bth(is|at) key\b|\bkey (is )?(used|needed) (by|for)\b/i;
+/** A request that speaks of a template (a blank form, a skeleton) it puts in place. */
+const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
+/** A request to start a file afresh (its old rows go on purpose). */
+const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
 const STATE_SETTING = /^\s*[\w.-]*(journal|ledger|state|checkpoint|offsets?|seen|sent|dedupe?|watermark|cursor|position|bookmark|progress|last_?run)[\w.-]*\s*[=:]/i;
 const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
@@ -555,6 +559,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     // (a file whose old content the same command kept whole elsewhere, a .bak copy, lost nothing)
     ...(REPLACE_ASK.test(ask) ? [] : (report.droppedSections ?? []).filter((d) => report.lost === undefined || report.lost.includes(d.path)).flatMap((d) => d.headings.filter((h) => !sectionNamed(h, asked)).map((h) => `${d.path} lost an entry the request does not speak of (${h})`))),
     ...report.changes.filter((c) => c.change === 'appended' && c.joinsLastLine).map((c) => `${c.path}: the appended text joins its last line`),
+    // a file of data rows replaced by a template that holds only its header line, where the request
+    // speaks of putting a template in place and not of starting the file afresh
+    ...(TEMPLATE_ASK.test(ask) && !FRESH_ASK.test(ask)
+      ? (report.edits ?? []).filter((x) => x.added.length <= 1 && (x.more || x.removed.length >= 5) && x.removed.slice(1).some((l) => /[,\t;|]/.test(l))).map((x) => `${x.path} lost its rows of data to a template that holds only a header (${(x.added[0] ?? '').slice(0, 80)})`)
+      : []),
     // a file the request takes some entries out of, left with none (`grep -v -f LIST` where LIST
     // holds an empty line, which matches every line)
     ...(TAKE_OUT_ASK.test(ask) && /\bfrom\b/i.test(ask) && !EMPTY_ASK.test(ask)
