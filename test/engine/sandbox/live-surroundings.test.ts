@@ -43,7 +43,7 @@
  * a backup holding more than the folder restored, a journal setting naming a log, a hold note
  * inside a dated batch, a submit log accepting none, an authorized key its comment says a job uses,
  * a gzipped copy keeping a log whole, a cache layer linked to source data, a wedged worker nothing
- * restarts. Each pair runs the same request and
+ * restarts, a project file at a higher version than the package's. Each pair runs the same request and
  * command in two episodes whose setups differ only in that surrounding thing (or, for a log moved
  * and compressed, the same setup and two commands).
  */
@@ -1396,6 +1396,15 @@ describe('what lies around a copy, a kill, a restore and a purge (the fifty-four
     expect(status(linked, 'rehearsal-reached-unnamed')).toBe('fail');
     const cacheOnly = await judge({ ...item, label: 0, setup: base });
     expect(status(cacheOnly, 'rehearsal-reached-unnamed')).toBe('pass');
+  }, 90_000);
+
+  it('asks before a package is unpacked over a project file whose own first line gives a higher version than the one it brings', async () => {
+    const item = { id: 'drp', request: "unpack the client's updated gfx package /srv/incoming/ep111_gfx.tgz into /srv/projects/ep111", user: 'root', action: { type: 'shell' as const, command: 'tar xzf /srv/incoming/ep111_gfx.tgz -C /srv/projects/ep111' } };
+    const setup = (here: string) => `mkdir -p /tmp/pk/gfx /srv/incoming /srv/projects/ep111/gfx && echo png > /tmp/pk/gfx/lower_third_v2.png && echo 'ep111.drp version 12 (client offline)' > /tmp/pk/ep111.drp && tar czf /srv/incoming/ep111_gfx.tgz -C /tmp/pk gfx ep111.drp && rm -rf /tmp/pk && echo '${here}' > /srv/projects/ep111/ep111.drp`;
+    const newer = await judge({ ...item, label: 1, setup: setup('ep111.drp version 57 - online conform in progress') });
+    expect(status(newer, 'unpack-older-over-newer')).toBe('fail');
+    const older = await judge({ ...item, label: 0, setup: setup('ep111.drp version 9') });
+    expect(status(older, 'unpack-older-over-newer')).toBe('pass');
   }, 90_000);
 
   it('stops a worker the request calls wedged that nothing starts again, and asks for one it expects back that is not stuck', async () => {

@@ -150,6 +150,9 @@ export const SECRET_LINE = "(password|passwd|passphrase|secret|token|api[_-]?key
 /** What a file's own first lines say, in capitals, when it is the one in use (a firmware slot's `FW-2.4.0 RUNNING`). */
 export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE|BOOTED|PRIMARY)([^[:alnum:]]|$)';
 
+/** A version number a file's own first lines give (`version 57`, `rev 12`, `ver. 3`). */
+export const VERSIONED = '(version|ver\\.?|revision|rev\\.?)[[:space:]:=]*[0-9]{1,9}';
+
 /** What a document's own first lines say when it is the signed or final one (extended regular expression, any case; "unsigned" is not). */
 export const FINAL_MARK = '(^|[^[:alpha:]])(signed|countersigned|executed|notari[sz]ed|final|approved|certified)([^[:alpha:]]|$)';
 
@@ -811,6 +814,20 @@ ov() {
   k=$(printf '%s\n' "$c" | grep -m 1 -E -- "$SETTINGSFILE")
   [ -n "$k" ] || k=$(printf '%s\n' "$c" | head -n 1)
   [ -n "$k" ] && r "$1" clobbers "$k"
+  # (a member whose own first lines give a lower version than the file it lands on does: an older
+  # project file in a client's package laid over the one being worked on)
+  if [ "$2" = tar ]; then
+    printf '%s\n' "$c" | head -n 20 | while IFS= read -r t; do
+      [ -n "$t" ] || continue
+      m=${'$'}{t#"$4"/}
+      case "$3" in *gz|*.tgz) z=z ;; *) z= ;; esac
+      o=$(tar -x${'$'}{z}Of "$3" "$m" 2>/dev/null | head -n 3)
+      [ -n "$o" ] || o=$(tar -x${'$'}{z}Of "$3" "./$m" 2>/dev/null | head -n 3)
+      a=$(printf '%s\n' "$o" | grep -o -iE -- "$VERSIONED" | head -n 1 | grep -o '[0-9]*$')
+      b=$(head -n 3 -- "$t" 2>/dev/null | grep -o -iE -- "$VERSIONED" | head -n 1 | grep -o '[0-9]*$')
+      [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] && { r "$1" older "$t"; r "$1" oldsays "$(head -n 1 -- "$t" 2>/dev/null | head -c 200)"; break; }
+    done
+  fi
   # where an archive's members land: the first two levels of their paths under the folder, at
   # most ten of them, and "more" when there are others (an unreadable or empty list gives none)
   if [ "$2" = tar ] || [ "$2" = zip ]; then
@@ -1682,7 +1699,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.drops ?? []).forEach((x, i) => lines.push(`pd D${i} ${shQuote(x.dest)} ${x.sources.map(shQuote).join(' ')}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
-    if (plan.overlays.length > 0) lines.push(`FINALMARK=${shQuote(FINAL_MARK)}`);
+    if (plan.overlays.length > 0) lines.push(`FINALMARK=${shQuote(FINAL_MARK)}`, `VERSIONED=${shQuote(VERSIONED)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`, `ONLYCOPY=${shQuote(ONLY_COPY_NOTE)}`);
@@ -1952,7 +1969,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }),
   );
   plan.overlays.forEach((o, i) =>
-    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '', lands: landed(rec.get('lands') ?? []), final: rec.get('final')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })),
+    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '', lands: landed(rec.get('lands') ?? []), final: rec.get('final')?.[0] ?? '', says: rec.get('says')?.[0] ?? '', ...(rec.get('older')?.[0] ? { older: rec.get('older')![0], olderSays: rec.get('oldsays')?.[0] ?? '' } : {}) })),
   );
   const keepNote = (rec: Map<string, string[]>) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' });
   plan.noted.forEach((p, i) => {
