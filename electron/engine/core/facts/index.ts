@@ -258,6 +258,20 @@ export function extractFacts(req: ActionRequest): Facts {
       for (const w of effects.writes) if (w.path === dest && !w.glob && !w.dynamic) w.inScope = true;
     }
   }
+  // the files a `grep -l` picks out of a pattern by a value the request gives ("appt 88412 got
+  // cancelled, pull its reminders": `grep -l 'appt=88412' .../pending/*.msg | xargs rm`), in a
+  // folder the request calls by its name, fed to a plain rm
+  for (const c of facts.commands) {
+    if (c.name !== 'grep' || !c.argv.slice(1).some((a) => /^-[a-zA-Z]*l[a-zA-Z]*$/.test(a))) continue;
+    const ops = c.argv.slice(1).filter((a) => !a.startsWith('-'));
+    const values = (ops[0] ?? '').split(/[^A-Za-z0-9]+/).filter((t) => /^\d{4,}$/.test(t) || /^[A-Za-z]{5,}$/.test(t));
+    if (values.length === 0 || !values.some((t) => scope.words.has(t.toLowerCase()))) continue;
+    for (const f of ops.slice(1).map((o) => normalizePath(o, base.cwd, base.home))) {
+      const folder = f.slice(0, f.lastIndexOf('/'));
+      const named = folder.split('/').slice(-2).some((part) => part.length >= 4 && !/^(home|user|root|srv|opt|var|usr|local|tmp|data|spool|lib)$/.test(part) && scope.words.has(part.toLowerCase()));
+      if (named) for (const d of effects.deletes) if (d.path === f && d.by === 'rm' && !d.recursive) d.inScope = true;
+    }
+  }
   // the paths a list file the request names holds, fed to a plain rm through xargs, when the
   // request vouches for what is on the list ("I went through ~/cleanup-list.txt and everything on
   // it can go")
