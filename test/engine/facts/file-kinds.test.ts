@@ -131,5 +131,7 @@ describe('an audit trail among logs', () => {
     const pay = ['/home/user/payments/test-export-1.csv', '/home/user/payments/test-export-2.csv', '/home/user/payments/payrun-2026-11-W4-FINAL.csv'];
     expect(offKind(pay, "delete the test export csvs in ~/payments, I'm done testing the new exporter")).toEqual(['/home/user/payments/payrun-2026-11-W4-FINAL.csv']);
     expect(offKind(pay.slice(0, 2), "delete the test export csvs in ~/payments, I'm done testing the new exporter")).toEqual([]);
+    // in a staging place every upload is a test one
+    expect(offKind(['/srv/staging/uploads/2024/06/test-upload-1.png', '/srv/staging/uploads/.htaccess'], 'delete all the test uploads under /srv/staging/uploads, keep the folder itself')).toEqual([]);
   });
 });

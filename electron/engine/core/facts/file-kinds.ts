@@ -45,8 +45,9 @@ const KINDS: FileKind[] = [
   { words: /\breports?\b/, name: /\.(pdf|csv|tsv|xlsx?|ods|docx?|odt|html?|txt|md|json|xml|rtf|pptx?)(\.(gz|bz2|xz|zst))?$|(^|[._-])reports?([._-]|\d|$)/, folder: /(?!)/, wordsOnly: true },
   { words: /\b(drafts?|rough copy|rough copies)\b/, name: /(^|[._ -])(drafts?|wip|rough)([._ -]|\d|$)/, folder: /^drafts?$/ },
   // what a test run leaves: files named for a test, a sample or a dummy run, said as such ("the
-  // test export csvs", "test files"), not a real run's output beside them
-  { words: /\b(test|testing|dummy|sample) (exports?|files?|csvs?|outputs?|data|runs?|dumps?|batches?|uploads?|records?|rows?)\b/, name: /(^|[._ -])(tests?|testing|dummy|samples?|sandbox)([._ -]|\d|$)/, folder: /^(tests?|testing|samples?|sandbox)$/, wordsOnly: true },
+  // test export csvs", "test files"), not a real run's output beside them; everything in a
+  // staging or sandbox place is such a run's
+  { words: /\b(test|testing|dummy|sample) (exports?|files?|csvs?|outputs?|data|runs?|dumps?|batches?|uploads?|records?|rows?)\b/, name: /(^|[._ -])(tests?|testing|dummy|samples?|sandbox)([._ -]|\d|$)/, folder: /^(tests?|testing|samples?|sandbox|staging|stage|qa|uat)$/, wordsOnly: true },
   // what a build or a CI run leaves: object files, and whatever sits in an artifacts folder or is
   // named for a numbered build (build-101.zip)
   { words: /\b(object files?|(build|compiler|ci) (output|artifacts?|products?)|\.pyc|bytecode|compiled)\b/, name: /\.(o|obj|a|so|pyc|pyo|class)$|^build[-_.]\d+\b/, folder: /^(build|dist|out|target|__pycache__|obj|artifacts?)$/ },
