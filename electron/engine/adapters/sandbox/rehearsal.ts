@@ -1207,7 +1207,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       lost,
       // (a deleted file whose content was weighed and found as a member of an archive still there,
       // or unpacked, is kept as well)
-      kept: [...kept, ...changes.filter((c) => c.change === 'deleted' && weighed.includes(c.path) && !lost.includes(c.path)).map((c) => c.path)],
+      kept: [...new Set([...kept, ...changes.filter((c) => c.change === 'deleted' && weighed.includes(c.path) && !lost.includes(c.path)).map((c) => c.path)])],
       broken,
       dropped,
       runBy,
