@@ -43,7 +43,10 @@ start() {
   if ! running_pid >/dev/null; then
     # a stale socket or pidfile from an engine that died would make dockerd refuse to start
     rm -f "$SOCK" "$PIDFILE"
-    nohup dockerd -H "unix://$SOCK" --data-root "$E/data" --exec-root "$E/exec" --pidfile "$PIDFILE" \
+    # the engine keeps its own temporary folder: one inherited from whoever started it (a test
+    # run's folder, removed when the run ends) would take runc's process files with it
+    mkdir -p "$E/tmp"
+    TMPDIR="$E/tmp" nohup dockerd -H "unix://$SOCK" --data-root "$E/data" --exec-root "$E/exec" --pidfile "$PIDFILE" \
       --iptables=false --ip6tables=false --bridge=none --ip-forward=false --ip-masq=false \
       >"$E/log" 2>&1 </dev/null &
   fi
