@@ -1350,5 +1350,7 @@ describe('readings from the fortieth and forty-first sets', () => {
     expect(on('drop the november billing export on the share for finance, /srv/share/finance', cmd, 'copy-into-public-place', [drop], 'user')).toBe('fail');
     expect(on('drop the november billing export on the share for finance, /srv/share/finance', cmd, 'copy-into-public-place', [{ probe: 'public-drop', target: '/srv/share/finance', ok: true, value: null }], 'user')).toBe('pass');
     expect(on('publish the november billing export on the public share', cmd, 'copy-into-public-place', [drop], 'user')).toBe('pass');
+    // a destination nobody could look at may be public: the check fails closed
+    expect(on('drop the november billing export on the share for finance, /srv/share/finance', cmd, 'copy-into-public-place', [{ probe: 'path', target: '/srv/share/finance', ok: true, value: { exists: true } }, { probe: 'public-drop', target: '/srv/share/finance', ok: false, error: 'the folder it copies into could not be read' }], 'user')).toBe('fail');
   });
 });

@@ -985,6 +985,12 @@ od() {
 # the running processes a pkill / killall would reach: $2 line (pkill -f), name (pkill), exact
 # (killall); never this probe's own shell, whose command line holds the pattern
 pm() {
+  # (the lock files there, each as its first word and its path, read once for every process)
+  LK=$(for f in /var/lock/* /var/lock/*/* /run/lock/* /run/lock/*/* /run/*.lock /run/*/*.lock /var/run/*.lock /var/run/*/*.lock; do
+    [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+    w=$(head -n 1 -- "$f" 2>/dev/null | tr -d '\r' | awk '{print $1}')
+    case "$w" in ''|*[!0-9]*) ;; *) printf '%s %s\n' "$w" "$f" ;; esac
+  done)
   for d in /proc/[0-9]*; do
     p=${'$'}{d#/proc/}
     [ "$p" = "$$" ] || [ "$p" = "$WS" ] && continue
@@ -1011,10 +1017,8 @@ pm() {
     o=$(od "$p") && [ -n "$o" ] && { r "$1" spare "$p"; r "$1" file "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; }
     # a lock file in the lock or run folders (or a folder of its own there) whose first word is
     # its id: it holds that lock, in the middle of the work the lock guards
-    for f in /var/lock/* /var/lock/*/* /run/lock/* /run/lock/*/* /run/*.lock /run/*/*.lock /var/run/*.lock /var/run/*/*.lock; do
-      [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
-      [ "$(head -n 1 -- "$f" 2>/dev/null | tr -d '\r' | awk '{print $1}')" = "$p" ] && { r "$1" locks "$p $f"; break; }
-    done
+    l=$(printf '%s\n' "$LK" | grep -m 1 -- "^$p " | cut -d' ' -f2-)
+    [ -n "$l" ] && r "$1" locks "$p $l"
   done
   r "$1" done 1
 }

@@ -545,7 +545,8 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
     .map((c) => c.path)
     .slice(0, MAX_CHANGES);
   const unpacked = await unpackedArchives(episode, gone, surviving, after, signal);
-  const packedBeside = await compressedBeside(twin, gone.filter((p) => !unpacked.has(p)), before, after, signal);
+  const deleted = new Set(changes.filter((c) => c.change === 'deleted').map((c) => c.path));
+  const packedBeside = await compressedBeside(twin, gone.filter((p) => !unpacked.has(p)), deleted, before, after, signal);
   const lost = gone.filter((p) => !unpacked.has(p) && !packedBeside.has(p));
   const archives = [...after.entries].filter(([p, e]) => e.type === 'file' && ARCHIVE.test(p)).map(([p]) => p).slice(0, MAX_ARCHIVES);
   if (lost.length === 0 || archives.length === 0) return { lost, weighed: gone };
@@ -581,14 +582,16 @@ async function lostContent(episode: Episode, twin: Episode, changes: RehearsedCh
 /**
  * Lost files whose content a compressed file already there keeps whole: a single file (not a tar
  * archive) gzipped, bzipped or xz'd in the lost file's folder or two levels below it (yesterday's
- * log, `archive/upload-access-2026-11-29.log.gz`), read back and hashed.
+ * log, `archive/upload-access-2026-11-29.log.gz`), read back and hashed. (One under a deleted
+ * file's own name, `app.log.1.gz`, is the kept content's to read: keptContent.)
  */
-async function compressedBeside(twin: Episode, lost: string[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<Set<string>> {
+async function compressedBeside(twin: Episode, lost: string[], deleted: ReadonlySet<string>, before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<Set<string>> {
   if (lost.length === 0) return new Set();
   const folders = [...new Set(lost.map((p) => p.slice(0, p.lastIndexOf('/'))))];
   const near = (p: string) => folders.some((d) => p.startsWith(`${d}/`) && p.slice(d.length + 1).split('/').length <= 3);
+  const ownName = (p: string) => COMPRESSED.some(([end]) => p.endsWith(end) && deleted.has(p.slice(0, -end.length)));
   const singles = [...after.entries]
-    .filter(([p, e]) => e.type === 'file' && COMPRESSED.some(([end]) => p.endsWith(end)) && !/\.tar\.[a-z0-9]+$/i.test(p) && near(p))
+    .filter(([p, e]) => e.type === 'file' && COMPRESSED.some(([end]) => p.endsWith(end)) && !/\.tar\.[a-z0-9]+$/i.test(p) && near(p) && !ownName(p))
     .map(([p]) => p)
     .slice(0, MAX_ARCHIVES);
   if (singles.length === 0) return new Set();
@@ -680,6 +683,7 @@ async function brokenFormats(
   episode: Episode,
   twin: Episode,
   changes: RehearsedChange[],
+  after: Manifest,
   signal: AbortSignal | undefined,
 ): Promise<{ broken: { path: string; error: string }[]; dropped: { path: string; lines: string[] }[] }> {
   const edited = changes
@@ -688,7 +692,7 @@ async function brokenFormats(
     .filter((c) => formatOfPath(c.path) !== undefined || (!/\.[^/]*$/.test(c.path) && (parseInt(c.before?.mode ?? '0', 8) & 0o111) !== 0))
     .map((c) => c.path)
     .slice(0, 20);
-  const broken: { path: string; error: string }[] = await checksumsBroken(episode, twin, changes, signal);
+  const broken: { path: string; error: string }[] = await checksumsBroken(episode, twin, changes, after, signal);
   if (edited.length === 0) return { broken, dropped: [] };
   const read = (ep: Episode, p: string) => readAs(ep, `cat -- ${shQuote(p)}`, signal, { maxOutputBytes: FORMATTED_BYTES + 1024 });
   const dropped: { path: string; lines: string[] }[] = [];
@@ -716,9 +720,11 @@ const CHECKSUMS: readonly [string, string][] = [['sha256', 'sha256sum'], ['sha51
  * before and does not after: whatever checks the file against it (a client pinning it) now
  * rejects it. A command that writes the checksum anew along with the file breaks nothing.
  */
-async function checksumsBroken(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; error: string }[]> {
+async function checksumsBroken(episode: Episode, twin: Episode, changes: RehearsedChange[], after: Manifest, signal: AbortSignal | undefined): Promise<{ path: string; error: string }[]> {
+  // (only files with a checksum file beside them in the tree afterwards are read at all)
   const changed = changes
     .filter((c) => (c.change === 'rewritten' || c.change === 'grown' || c.change === 'appended' || c.change === 'replaced') && c.before?.type === 'file' && c.after?.type === 'file')
+    .filter((c) => CHECKSUMS.some(([x]) => after.entries.get(`${c.path}.${x}`)?.type === 'file'))
     .map((c) => c.path)
     .slice(0, 20);
   if (changed.length === 0) return [];
@@ -1181,7 +1187,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       stillReferenced(twin, changes, before, after, opts.signal),
       lostContent(episode, twin, changes, before, after, surviving, opts.signal),
       keptContent(episode, twin, changes, before, after, surviving, opts.signal),
-      brokenFormats(episode, twin, changes, opts.signal),
+      brokenFormats(episode, twin, changes, after, opts.signal),
       openedAndRun(twin, changes, opts.signal),
       stillReliedOn(twin, killed, configs, opts.signal),
       workingData(twin, changes, configs, after, opts.signal),

@@ -207,6 +207,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (r.probe === 'production-mark') env.production = `unknown (${r.error ?? 'no answer'})`;
       // so may an account nobody could look up still run a process
       if (r.probe === 'account-busy') env.busyAccounts.push({ account: r.target, process: `unknown (${r.error ?? 'no answer'})` });
+      // and a copy into a folder nobody could look at be going somewhere public with a secret
+      if (r.probe === 'public-drop') env.publicDrops.push({ dest: r.target, file: '', note: '', says: `unknown (${r.error ?? 'no answer'})` });
       // and a crontab nobody could read hold a job the request does not speak of
       if (r.probe === 'cron-jobs') env.cronJobs.push({ table: r.target, line: `unknown (${r.error ?? 'no answer'})`, program: '', stem: '(unread)', words: '(unread)' });
       continue;

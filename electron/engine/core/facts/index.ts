@@ -14,6 +14,8 @@ import { paraphraseOf, commandFormOf } from './paraphrase.js';
 import { inertReason } from './inert.js';
 import { AUDIT_TRAIL } from './file-kinds.js';
 import { onlyTakesAway } from './modes.js';
+import { REPLACE_ASK } from './asked-change.js';
+import { grepListing, splitFlags } from './shell-commands.js';
 export { SHELL_LIMITS } from './shell.js';
 export { inertReason, scriptRunReason } from './inert.js';
 export { isDevicePath, isHomeRoot, isRelocation, resolveLinkTarget, isLogPath, isSettingsOrData, isScratchPath, isSensitivePath, isSystemArea, isSystemPath, isUnder, inRequestScope, normalizePath, parentOf, requestWords, type RequestScope } from './paths.js';
@@ -89,8 +91,6 @@ const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[
 
 /** File endings of configuration: an audit's settings are not its trail. */
 const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;
-/** A request to put one file in place of another. */
-const REPLACE_WORD = /\b(replac\w*|swap\w*|in place of|put (it |them )?in place|overwrit\w*)\b/i;
 /** A file name without the marker a corrected or new copy carries (`pump_curves.fixed.csv` -> `pump_curves.csv`), or '' when it has none. */
 function unmarked(name: string): string {
   const m = /^(.+?)[._-](fixed|corrected|new|updated|patched|edited|final|good|v\d+)(\.[A-Za-z0-9]+)?$/i.exec(name);
@@ -248,11 +248,11 @@ export function extractFacts(req: ActionRequest): Facts {
   // the file a corrected copy the request names is moved or copied onto, when the request asks
   // to replace: the copy's own name with its marker taken out ("replace the live pump curve table
   // with the corrected one I put at /root/pump_curves.fixed.csv" lands on .../pump_curves.csv)
-  if (REPLACE_WORD.test(req.request ?? '')) {
+  if (REPLACE_ASK.test(req.request ?? '')) {
     for (const c of facts.commands) {
       if (c.name !== 'mv' && c.name !== 'cp') continue;
-      const ops = c.argv.slice(1).filter((a) => !a.startsWith('-'));
-      if (ops.length !== 2) continue;
+      const { operands: ops, values } = splitFlags(c.argv.slice(1), ['-t', '--target-directory', '-S', '--suffix']);
+      if (ops.length !== 2 || values.has('-t') || values.has('--target-directory')) continue;
       const [src, dest] = ops.map((o) => normalizePath(o, base.cwd, base.home));
       if (!facts.requestPaths.includes(src!) || unmarked(src!.split('/').pop() ?? '') !== (dest!.split('/').pop() ?? '')) continue;
       for (const w of effects.writes) if (w.path === dest && !w.glob && !w.dynamic) w.inScope = true;
@@ -262,11 +262,11 @@ export function extractFacts(req: ActionRequest): Facts {
   // cancelled, pull its reminders": `grep -l 'appt=88412' .../pending/*.msg | xargs rm`), in a
   // folder the request calls by its name, fed to a plain rm
   for (const c of facts.commands) {
-    if (c.name !== 'grep' || !c.argv.slice(1).some((a) => /^-[a-zA-Z]*l[a-zA-Z]*$/.test(a))) continue;
-    const ops = c.argv.slice(1).filter((a) => !a.startsWith('-'));
-    const values = (ops[0] ?? '').split(/[^A-Za-z0-9]+/).filter((t) => /^\d{4,}$/.test(t) || /^[A-Za-z]{5,}$/.test(t));
-    if (values.length === 0 || !values.some((t) => scope.words.has(t.toLowerCase()))) continue;
-    for (const f of ops.slice(1).map((o) => normalizePath(o, base.cwd, base.home))) {
+    const listing = c.name === 'grep' ? grepListing(c.argv.slice(1)) : undefined;
+    if (!listing || listing.recursive) continue;
+    const values = (listing.pattern ?? '').split(/[^A-Za-z0-9]+/).filter((t) => /^\d{4,}$/.test(t) || /^[A-Za-z]{5,}$/.test(t));
+    if (!values.some((t) => scope.words.has(t.toLowerCase()))) continue;
+    for (const f of listing.files.map((o) => normalizePath(o, base.cwd, base.home))) {
       const folder = f.slice(0, f.lastIndexOf('/'));
       const named = folder.split('/').slice(-2).some((part) => part.length >= 4 && !/^(home|user|root|srv|opt|var|usr|local|tmp|data|spool|lib)$/.test(part) && scope.words.has(part.toLowerCase()));
       if (named) for (const d of effects.deletes) if (d.path === f && d.by === 'rm' && !d.recursive) d.inScope = true;

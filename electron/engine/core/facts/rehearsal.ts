@@ -10,7 +10,7 @@ import picomatch from 'picomatch';
 import type { ActionRequest, Facts, ProbeResult, RehearsalReport, RehearsedChange } from '../../../../shared/types.js';
 import { actionBase, extractFacts, isScratchPath } from './index.js';
 import { isLogPath, isRelocation, isSystemArea, persistencePlace, privilegePlace } from './paths.js';
-import { AUTHORIZED_KEYS, TAKE_OUT_ASK } from './asked-change.js';
+import { AUTHORIZED_KEYS, REPLACE_ASK, TAKE_OUT_ASK } from './asked-change.js';
 import { programName, programWord } from './shell-commands.js';
 
 /** What the checks read from a rehearsal. */
@@ -124,15 +124,14 @@ const MOVE_TO_TIME = /\b(move|moving|shift|push)\b.{0,80}\bto\s*\d{1,2}(:\d{2})?
  */
 const KEEP_THEN_DELETE = /(?<![-/.\w])(?<!\b(the|newest|latest|oldest|last|most recent|recent|each|every|this|that|my|our|your|its|their) )(archive|back ?up|backup|tar|zip|compress|copy|save|stash)\b(?![-/.]\w)(?! (jobs?|scripts?|servers?|process(es)?|daemons?|services?|tasks?|runs?|drives?|disks?|locks?|logs?|windows?|schedules?|slots?|times?)\b).{0,160}\b(then|and|before|after)\b.{0,80}\b(delet|remov|rm\b|wip|clear|eras|get rid|free)/i;
 const DELETE_ASK = /\b(delete|deleting|remove|removing|rm|erase|wipe|purge|discard|trash|get rid|shred|destroy|clear|empty|clean|nuke|nuking|blow away|zap)\b/i;
-/** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
 /** What an authorized key's own comment says when something depends on it. */
 const KEY_IN_USE = /\b(do not|don'?t|never|must not) (remove|delete|revoke|touch|drop)\b|\b(use|uses|used|need|needs|needed|rel(y|ies|ied) on)\b[^#]{0,20}\bth(is|at) key\b|\bkey (is )?(used|needed) (by|for)\b/i;
 /** A request that speaks of a template (a blank form, a skeleton) it puts in place. */
 const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
 /** A request to start a file afresh (its old rows go on purpose). */
 const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
+/** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
 const STATE_SETTING = /^\s*[\w.-]*(journal|ledger|state|checkpoint|offsets?|seen|sent|dedupe?|watermark|cursor|position|bookmark|progress|last_?run)[\w.-]*\s*[=:]/i;
-const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
 /** A request to add something: a job, an account, a line, an entry. */

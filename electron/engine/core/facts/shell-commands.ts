@@ -1958,15 +1958,27 @@ const ENDLESS = /^\/dev\/(zero|urandom|random)$/;
 const GREP_VALUE_OPTS = ['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--max-count', '--include', '--exclude', '--exclude-dir', '--label', '--context', '--after-context', '--before-context'];
 
 /**
+ * A `grep -l` (or -L, which prints file names): its pattern (the one given with -e, or its first
+ * operand; undefined when it reads patterns from a file), the files it searches and whether it
+ * searches folders recursively. Undefined when it prints lines.
+ */
+export function grepListing(args: string[]): { pattern: string | undefined; files: string[]; recursive: boolean } | undefined {
+  const { flags, operands, values } = splitFlags(args, GREP_VALUE_OPTS);
+  if (!['-l', '-L', '--files-with-matches', '--files-without-match'].some((f) => flags.has(f))) return undefined;
+  const given = values.has('-e') || values.has('-f') || values.has('--regexp') || values.has('--file');
+  const pattern = values.get('-e') ?? values.get('--regexp') ?? (given ? undefined : operands[0]);
+  return { pattern, files: given ? operands : operands.slice(1), recursive: ['-r', '-R', '--recursive', '--dereference-recursive'].some((f) => flags.has(f)) };
+}
+
+/**
  * What `grep -l` (or -L) prints: the names of some of the files it searched, so at most the
  * files it was given, or everything below the folders it searches with -r. Undefined when it
  * prints lines, or reads its standard input.
  */
 function grepListedFiles(c: Call): string[] | undefined {
-  const { flags, operands, values } = splitFlags(c.args, GREP_VALUE_OPTS);
-  if (!['-l', '-L', '--files-with-matches', '--files-without-match'].some((f) => flags.has(f))) return undefined;
-  const files = values.has('-e') || values.has('-f') || values.has('--regexp') || values.has('--file') ? operands : operands.slice(1);
-  const recursive = ['-r', '-R', '--recursive', '--dereference-recursive'].some((f) => flags.has(f));
+  const listing = grepListing(c.args);
+  if (!listing) return undefined;
+  const { files, recursive } = listing;
   const searched = files.length > 0 ? files : recursive ? ['.'] : [];
   if (searched.length === 0 || searched.includes('-')) return undefined;
   return searched.map((f) => normalizePath(recursive ? `${f.replace(/\/+$/, '') || '/'}/**/*` : f, c.scope.cwd, c.an.home));
