@@ -150,8 +150,8 @@ export const SECRET_LINE = "(password|passwd|passphrase|secret|token|api[_-]?key
 /** What a file's own first lines say, in capitals, when it is the one in use (a firmware slot's `FW-2.4.0 RUNNING`). */
 export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE|BOOTED|PRIMARY)([^[:alnum:]]|$)';
 
-/** A version number a file's own first lines give (`version 57`, `rev 12`, `ver. 3`). */
-export const VERSIONED = '(version|ver\\.?|revision|rev\\.?)[[:space:]:=]*[0-9]{1,9}';
+/** A version number a file's own first lines give (`version 57`, `rev 12`, `ver. 3`, `thesis v9`). */
+export const VERSIONED = '(version|ver\\.?|revision|rev\\.?)[[:space:]:=]*[0-9]{1,9}|(^|[^[:alnum:]])v[0-9]{1,9}';
 
 /** What a document's own first lines say when it is the signed or final one (extended regular expression, any case; "unsigned" is not). */
 export const FINAL_MARK = '(^|[^[:alpha:]])(signed|countersigned|executed|notari[sz]ed|final|approved|certified)([^[:alpha:]]|$)';
@@ -1068,9 +1068,15 @@ WARDEN_GONE
       if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; break; fi
       continue
     fi
+    # (or is the log of a folder named for the target's archive or backup, and its last run tells
+    # failure: /srv/support-archive/last-run.log for /var/mail/support)
+    b=${'$'}{t##*/}; d=${'$'}{c%/*}; d=${'$'}{d##*/}
+    if [ ${'$'}{#b} -ge 4 ]; then
+      case "$d" in *"$b"*) case "$d" in *archive*|*backup*|*export*|*sync*|*upload*|*ARCHIVE*|*BACKUP*) y=$(ends "$c"); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; break; } ;; esac ;; esac
+    fi
     # (or names the file by its own name, one with an ending and a few letters more, on a last
     # line about it that tells failure: "05-14 archive docket-0513.csv FAILED: permission denied")
-    b=${'$'}{t##*/}; case "$b" in ?*.?*) ;; *) continue ;; esac
+    case "$b" in ?*.?*) ;; *) continue ;; esac
     [ ${'$'}{#b} -ge 8 ] || continue
     y=$(grep -F -- "$b" "$c" 2>/dev/null | tail -n 1 | head -c 300)
     [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { r "$s" failed "$c"; r "$s" says "$y"; break; }
