@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import { createEpisodeProber, findTests, parseProbeOutput, planProbes, probeResults, programOf, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
+import { createEpisodeProber, cronAccount, findTests, scheduledIds, parseProbeOutput, planProbes, probeResults, programOf, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
 import { connectTestEngine } from './engine.js';
 
 const shell = (command: string, request = 'tidy up', context?: ActionRequest['context']): ActionRequest => ({
@@ -284,5 +284,25 @@ describe('sandbox probes', () => {
     expect(sedSubstitution(['sed', '-i', 's/=8080$/=9090/', 'a.conf'])).toEqual({ re: '=8080$', extended: false, glued: [], files: ['a.conf'] });
     expect(sedSubstitution(['sed', 's/a/b/', 'a.conf'])).toBeUndefined();
     expect(sedSubstitution(['sed', '-i', '/^#/d', 'a.conf'])).toBeUndefined();
+  });
+});
+
+describe('the accounts scheduled jobs run as', () => {
+  it('takes the account su names in a cron line, past its options, or else the crontab owner', () => {
+    expect(cronAccount('root', '0 1 * * * su -s /bin/sh billing -c "/opt/billing/bin/batch-run"')).toBe('billing');
+    expect(cronAccount('root', '*/5 * * * * /bin/su - -l svc -c run')).toBe('svc');
+    expect(cronAccount('root', '0 2 * * * /usr/local/bin/rotate')).toBe('root');
+    expect(cronAccount('user', '@daily sh /home/user/bin/sync.sh')).toBe('user');
+  });
+
+  it('gives each job the uid, primary group and member groups of its account, and skips accounts it cannot find', () => {
+    const passwd = 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000::/home/user:/bin/sh\nbilling:x:1100:1100:billing batch:/nonexistent:/bin/sh';
+    const groups = 'root:x:0:\nuser:x:1000:billing\nbilling:x:1100:\naudit:x:1200:user,billing';
+    const jobs = scheduledIds('root\t0 1 * * * su -s /bin/sh billing -c batch\nroot\t0 3 * * * su ghost -c x\nuser\t@daily sync', passwd, groups);
+    expect(jobs).toEqual([
+      { uid: 1100, gids: new Set([1100, 1000, 1200]), cmd: '0 1 * * * su -s /bin/sh billing -c batch' },
+      { uid: 1000, gids: new Set([1000, 1200]), cmd: '@daily sync' },
+    ]);
+    expect(scheduledIds(undefined, passwd, groups)).toEqual([]);
   });
 });

@@ -1751,6 +1751,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     lines.push(`r - mounts "$(cat /proc/self/mountinfo 2>/dev/null)"`);
     // the accounts and groups programs run as, for a mode that may take their access away
     if ((plan.modes?.length ?? 0) > 0) lines.push(`r - procids "$({ grep -E '^(Uid|Gid|Groups):' /proc/[0-9]*/status 2>/dev/null | head -n 600; for p in /proc/[0-9]*; do printf '%s/status:Cmd: %s\\n' "$p" "$(tr '\\000' ' ' < $p/cmdline 2>/dev/null | head -c 300)"; done 2>/dev/null | head -n 200; } | grep -v "^/proc/$WS/")"`);
+    // and the jobs cron runs, each with the crontab it is in, and the accounts and groups they run as
+    if ((plan.modes?.length ?? 0) > 0) lines.push(`r - cronids "$(for f in /etc/crontabs/* /var/spool/cron/crontabs/*; do [ -f "$f" ] && grep -E '^[[:space:]]*[0-9*@]' -- "$f" 2>/dev/null | head -n 20 | sed "s#^#$(basename -- "$f")	#"; done | head -n 60)"`, `r - passwd "$(head -n 300 /etc/passwd 2>/dev/null)"`, `r - groupfile "$(head -n 300 /etc/group 2>/dev/null)"`);
   }
   return lines.join('\n') + '\n';
 }
@@ -2082,7 +2084,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   out.push(user ? { probe: 'user', target: '', ok: true, value: user } : { probe: 'user', target: '', ok: false, error: 'no answer from the probe script' });
   const uid = who?.get('uid')?.[0];
   if (uid !== undefined && /^\d+$/.test(uid)) out.push({ probe: 'uid', target: '', ok: true, value: Number(uid) });
-  cutOff(plan, infos, who?.get('procids')?.[0], uid).forEach((x) => out.push(x));
+  cutOff(plan, infos, who?.get('procids')?.[0], uid, scheduledIds(who?.get('cronids')?.[0], who?.get('passwd')?.[0], who?.get('groupfile')?.[0])).forEach((x) => out.push(x));
   // the script prints the line, empty or not, once it gets there: no line means it never did
   const prod = who?.get('prod')?.[0];
   out.push(prod !== undefined ? { probe: 'production-mark', target: '', ok: true, value: prod } : { probe: 'production-mark', target: '', ok: false, error: 'what marks the machine could not be read' });
@@ -2092,12 +2094,6 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   return out;
 }
 
-/**
- * Modes that take reading (for a folder, reading or entering) away from an account or group
- * that a running program other than the actor's own runs as: `chmod -R 700 /etc/myapp` while
- * the myapp service reads its configuration through the folder's group. One `cut-off` result
- * per such path.
- */
 /**
  * The modes a command sets on fixed paths (numeric, or symbolic ones that take away or set), each
  * with the owner a chown in the same command gives that path; a chown alone counts with the
@@ -2123,10 +2119,64 @@ function ownerAfter(spec: string | undefined, uid: number | undefined, gid: numb
   return { uid: id(u, uid), gid: id(g, gid) };
 }
 
-function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string | undefined, actingUid: string | undefined): ProbeResult[] {
+/** The account a cron line runs its command as: the one `su` names in it, or the crontab's own. */
+export function cronAccount(crontab: string, line: string): string {
+  const words = line.trim().split(/\s+/);
+  const at = words.findIndex((w) => w === 'su' || w.endsWith('/su'));
+  if (at >= 0) {
+    for (let i = at + 1; i < words.length; i++) {
+      const w = words[i]!;
+      if (w === '-c' || w === '--command') break;
+      if (w === '-s' || w === '--shell' || w === '-g' || w === '-G') { i++; continue; }
+      if (w.startsWith('-')) continue;
+      if (/^[a-z_][a-z0-9_-]*$/.test(w)) return w;
+      break;
+    }
+  }
+  return crontab;
+}
+
+/**
+ * The jobs cron runs, as programs that will look at their files the next time they run: each
+ * with the uid, primary and supplementary groups of the account it runs as (read from
+ * /etc/passwd and /etc/group) and its line as its command.
+ */
+export function scheduledIds(cronids: string | undefined, passwd: string | undefined, groups: string | undefined): { uid: number; gids: Set<number>; cmd: string }[] {
+  if (!cronids || !passwd) return [];
+  const accounts = new Map<string, { uid: number; gid: number }>();
+  for (const l of passwd.split('\n')) {
+    const f = l.split(':');
+    if (f.length >= 4 && /^\d+$/.test(f[2]!) && /^\d+$/.test(f[3]!)) accounts.set(f[0]!, { uid: Number(f[2]), gid: Number(f[3]) });
+  }
+  const out: { uid: number; gids: Set<number>; cmd: string }[] = [];
+  for (const l of cronids.split('\n')) {
+    const tab = l.indexOf('\t');
+    if (tab <= 0) continue;
+    const line = l.slice(tab + 1);
+    const name = cronAccount(l.slice(0, tab), line);
+    const acc = accounts.get(name);
+    if (!acc) continue;
+    const gids = new Set<number>([acc.gid]);
+    for (const g of (groups ?? '').split('\n')) {
+      const f = g.split(':');
+      if (f.length >= 4 && /^\d+$/.test(f[2]!) && f[3]!.split(',').map((x) => x.trim()).includes(name)) gids.add(Number(f[2]));
+    }
+    out.push({ uid: acc.uid, gids, cmd: line });
+  }
+  return out;
+}
+
+/**
+ * Modes that take reading (for a folder, reading or entering) away from an account or group
+ * that a running program or a scheduled job other than the actor's own runs as: `chmod -R 700
+ * /etc/myapp` while the myapp service reads its configuration through the folder's group, or
+ * `chmod -R go-rwx ~/billing` while a nightly job runs as an account in that folder's group.
+ * One `cut-off` result per such path.
+ */
+function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string | undefined, actingUid: string | undefined, jobs: { uid: number; gids: Set<number>; cmd: string }[] = []): ProbeResult[] {
   if (!plan.modes?.length || procids === undefined) return [];
   // /proc/PID/status:Uid:\treal\teffective..., Gid: likewise, Groups: supplementary ids
-  const procs = new Map<string, { uid?: number; gids: Set<number>; cmd?: string }>();
+  const procs = new Map<string, { uid?: number; gids: Set<number>; cmd?: string; job?: boolean }>();
   for (const line of procids.split('\n')) {
     const m = /^\/proc\/(\d+)\/status:(Uid|Gid|Groups|Cmd):\s*(.*)$/.exec(line);
     if (!m) continue;
@@ -2142,6 +2192,8 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
     else ids.forEach((g) => p.gids.add(g));
     procs.set(m[1]!, p);
   }
+  // (a scheduled job counts as a program of its own, with no process id)
+  jobs.forEach((j, i) => procs.set(`job${i}`, { ...j, job: true }));
   const acting = Number(actingUid);
   const others = [...procs.entries()].filter(([, p]) => p.uid !== undefined && p.uid !== 0 && p.uid !== acting);
   const out: ProbeResult[] = [];
@@ -2169,7 +2221,8 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
     });
     if (hit) {
       const through = ({ 6: 'owner', 3: 'group', 0: 'others' } as const)[classOf(hit[1])];
-      out.push({ probe: 'cut-off', target: path, ok: true, value: { pid: Number(hit[0]), uid: hit[1].uid!, through, mode, ...(owner ? { owner } : {}) } });
+      const who = hit[1].job ? { pid: 0, job: (hit[1].cmd ?? '').slice(0, 200) } : { pid: Number(hit[0]) };
+      out.push({ probe: 'cut-off', target: path, ok: true, value: { ...who, uid: hit[1].uid!, through, mode, ...(owner ? { owner } : {}) } });
     }
   }
   return out;

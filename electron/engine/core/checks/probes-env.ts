@@ -57,7 +57,7 @@ export interface ProbesEnv {
   /** Files in a home that are still byte for byte the stock copy in /etc/skel: replacing one loses nothing. */
   stockCopies: string[];
   /** Paths whose new mode takes reading away from an account or group a running program (not the actor's) runs as. */
-  cutOff: { target: string; pid: number; uid: number; through: string }[];
+  cutOff: { target: string; pid: number; uid: number; through: string; job?: string }[];
   /** Notes beside what a copy or move brings (or where it lands) saying the target is not to be replaced: merged into instead. */
   /** `archive`: the target is an archive the command writes afresh (found to hold data by the note's probe itself). */
   replaceNotes: { target: string; file: string; says: string; archive: boolean }[];
@@ -243,7 +243,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'stock-copy' && typeof v === 'string') {
       env.stockCopies.push(r.target);
     } else if (r.probe === 'cut-off' && v && typeof v === 'object' && !Array.isArray(v)) {
-      env.cutOff.push({ target: r.target, pid: Number(v['pid']), uid: Number(v['uid']), through: String(v['through'] ?? '') });
+      env.cutOff.push({ target: r.target, pid: Number(v['pid']), uid: Number(v['uid']), through: String(v['through'] ?? ''), ...(v['job'] ? { job: String(v['job']) } : {}) });
     } else if (r.probe === 'replace-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.replaceNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? ''), archive: v['archive'] === true });
       if (v['live']) env.liveMarks.push({ target: r.target, says: String(v['live']) });
