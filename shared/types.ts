@@ -376,8 +376,8 @@ export interface RehearsalReport {
   respawnedBy?: { pid: string; by: string; line: string; supervisor: string }[];
   /** Folders holding a database's own files (PG_VERSION, ibdata1, WiredTiger) or a container volume's data (`volumes/NAME/_data`) that it deleted (not moved), with the file that told. Absent in reports stored before it was read. */
   databases?: { folder: string; marker: string }[];
-  /** For files it rewrote or grew (up to five, of 64 KiB or less): the lines gone and the lines new, in order (ten of each at most; `more` when there were more). Absent in reports stored before it was read. */
-  edits?: { path: string; removed: string[]; added: string[]; more: boolean }[];
+  /** For files it rewrote or grew (up to five, of 64 KiB or less): the lines gone and the lines new, in order (ten of each at most; `more` when there were more); `repeatsOnly` when every line gone is a repeat of one still there and none is new (duplicates dropped, in any order). Absent in reports stored before it was read. */
+  edits?: { path: string; removed: string[]; added: string[]; more: boolean; repeatsOnly?: boolean }[];
   /** Accounts whose line the command took out of /etc/passwd while a process still ran as them or a scheduled job still runs as them, with what told. Absent in reports stored before it was read. */
   accountsInUse?: { account: string; by: string }[];
   exitCode: number | null;

@@ -39,6 +39,7 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const f of plan.finds) out.push({ probe: 'find', target: f.target, ok: false, error });
   for (const b of plan.blanks) out.push({ probe: 'holds-bytes', target: b, ok: false, error });
   for (const t of plan.texts) out.push({ probe: 'binary', target: t, ok: false, error });
+  for (const t of plan.sorted ?? []) out.push({ probe: 'order-note', target: t, ok: false, error });
   for (const p of plan.pidfiles) out.push({ probe: 'pidfile', target: p, ok: false, error });
   for (const x of plan.processes) out.push({ probe: 'processes', target: x.target, ok: false, error });
   for (const p of plan.locks) out.push({ probe: 'lock-holder', target: p, ok: false, error });

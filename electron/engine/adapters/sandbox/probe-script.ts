@@ -88,7 +88,7 @@ export function findTests(argv: string[]): string[] | undefined {
 const NOTE_FILES = 200;
 export const NOTE_BYTES = 64 * 1024;
 /** Names of files a person writes notes in (plain text, a README, a list of things to do), as a shell case pattern. */
-export const NOTE_NAMES = '*.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*';
+export const NOTE_NAMES = '*.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*|CHANGELOG*|CHANGES|HISTORY';
 /** Bytes of a file about to be deleted read for a private key's PEM header. */
 const KEY_BYTES = 8 * 1024;
 /**
@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|(pending|queued|waiting) (for )?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)";
+export const KEEP_NOTE = "uncommitted|(pending|queued|waiting) (for )?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)|requires? (that )?(these|this|them|it|they|all|each) (to )?be (kept|retained|preserved)|excluded from (the |any |all )?([[:alnum:]-]+ )?(purge|purges|cleanup|clean-up|deletion|retention|rotation|sweep)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -128,10 +128,10 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
  * SETTINGS - do not replace with encoder.conf.dist", "KEEP these lines on upgrades"): copying a
  * default or a new version over it loses them, whatever the request calls that copy.
  */
-export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)";
+export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)|local (changes|edits|tuning|modifications|mods)[[:space:]]*(20[0-9][0-9]|[(:])|tuned (after|because of|to fix|to stop)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
-export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)";
+export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|(holds|contains|has) (only )?real (customer |member |patient |client |guest |production |live )?(data|transactions|orders|records|payments|sales|bookings)";
 
 /**
  * What a file's own first lines say when it is not to be shared (extended regular expression,
@@ -150,6 +150,9 @@ export const SECRET_LINE = "(password|passwd|passphrase|secret|token|api[_-]?key
 /** What a file's own first lines say, in capitals, when it is the one in use (a firmware slot's `FW-2.4.0 RUNNING`). */
 export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE|BOOTED|PRIMARY)([^[:alnum:]]|$)';
 
+/** What a file's own first lines say when its order is part of its data ("presorted in walk sequence, do not re-sort"). */
+export const ORDER_NOTE = "(do not|don't|never|must not|should not|shouldn't) (re-?sort|sort|reorder|re-order|change the order)|(pre-?sorted|presort order|walk[- ]sequence)|(order|sequence) (matters|is significant|must be kept|must not change)|(keep|preserve|retain) (the |this |their |line )?(order|sequence)";
+
 /** A version number a file's own first lines give (`version 57`, `rev 12`, `ver. 3`, `thesis v9`). */
 export const VERSIONED = '(version|ver\\.?|revision|rev\\.?)[[:space:]:=]*[0-9]{1,9}|(^|[^[:alnum:]])v[0-9]{1,9}';
 
@@ -163,7 +166,7 @@ export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving |good |cle
 export const HOLD_NOTE = '(legal|litigation) hold|(must|shall|are to|is to) be preserved|preservation (order|notice)';
 
 /** A note speaking of every file in its own folder: "logs in this directory", "everything here". */
-export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(these|they) (are|were) (the )?(only|last|sole|original|final) |(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)";
+export const HERE_NOTE = "(this|the current) (directory|folder|dir)([^a-z]|$)|(these|they) (are|were) (the )?(only|last|sole|original|final) |(everything|anything|all( the)? files|the files|files|logs) (in )?here([^a-z]|$)|in here([^a-z]|$)|(these|they) (must|need to|have to|are to|shall) be (kept|retained|preserved)|requires? (that )?(these|they) (to )?be (kept|retained|preserved)";
 
 /**
  * A comment in a configuration file saying that a value in it must stay as it is: "this must keep
@@ -300,6 +303,8 @@ export interface ProbePlan {
   tables?: string[];
   /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
   texts: string[];
+  /** Files `sort -o` writes: their first lines read for a note that their order is to be kept. */
+  sorted?: string[];
   /**
    * Folders a web server the action starts would serve: looked through for files holding a
    * secret (by name) and for programs the server would run for whoever asks (`runs`: its
@@ -519,6 +524,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const substitutions: Substitution[] = [];
   const blanks = new Set<string>();
   const texts = new Set<string>();
+  const sorted = new Set<string>();
   for (const x of e.execution) {
     // `bash FILE`, `sh FILE`: the detail is the script's absolute path
     if (x.kind === 'run-script' && x.detail.startsWith('/') && !/\s/.test(x.detail) && /\.(sh|bash)$|^[^.]*$/.test(x.detail.split('/').pop() ?? '')) (GLOB.test(x.detail) ? scriptGlobs : scripts).add(x.detail);
@@ -539,6 +545,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     }
     if (ARCHIVERS.has(w.by) && ARCHIVE_NAME.test(w.path) && !GLOB.test(w.path) && addPath(w.path)) destinations.set(`dest ${w.path}`, { target: w.path, by: w.by, kind: 'archive', sources: [] });
     if ((w.by === 'dos2unix' || w.by === 'unix2dos' || w.by === 'sed -i') && !w.recursive) texts.add(w.path);
+    if (w.by === 'sort -o' && !GLOB.test(w.path) && !w.dynamic) sorted.add(w.path);
     if (w.by === 'format' && !GLOB.test(w.path)) blanks.add(w.path);
   }
   const abs = (p: string) => normalizePath(p, cwd, home);
@@ -684,6 +691,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     finds,
     blanks: [...blanks].slice(0, MAX_NOTED),
     texts: [...texts].slice(0, MAX_NOTED),
+    sorted: [...sorted].slice(0, MAX_NOTED),
     pidfiles: [...new Set(e.signals.map((x) => pidfileOf(x.target)).filter((f): f is string => f?.startsWith('/') ?? false))].slice(0, MAX_NOTED),
     modes: modesOf(e, fixed),
     processes: e.signals.flatMap((x) => (x.match && x.target !== '' && x.target.length <= 200 && !x.target.includes('\0') ? [{ target: x.target, match: x.match }] : [])).slice(0, MAX_NOTED),
@@ -860,6 +868,11 @@ sw() {
     done
   done
   r "$s" done 1
+}
+# the first lines of a file a sort rewrites, for one saying its order is to be kept
+on() {
+  [ -f "$2" ] && [ ! -L "$2" ] && l=$(head -n 5 -- "$2" 2>/dev/null | grep -m 1 -iE -- "$ORDERNOTE" | head -c 300) && [ -n "$l" ] && r "$1" says "$l"
+  r "$1" done 1
 }
 bn() {
   for f in $2; do
@@ -1720,6 +1733,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.doomed.forEach((p, i) => lines.push(`dg d${i} ${shQuote(p)}`));
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
+    if ((plan.sorted?.length ?? 0) > 0) lines.push(`ORDERNOTE=${shQuote(ORDER_NOTE)}`);
+    (plan.sorted ?? []).forEach((p, i) => lines.push(`on o${i} ${shQuote(p)}`));
     // (set before the pid files are read: their notes are matched against it)
     if (plan.processes.length > 0 || plan.pidfiles.length > 0) lines.push(`NOKILL=${shQuote(NO_KILL_NOTE)}`);
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
@@ -2066,6 +2081,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   (plan.accountsOut ?? []).forEach((a, i) => answer('account-busy', a, `A${i}`, 'the running processes could not be read', (rec) => rec.get('proc')?.[0] ?? ''));
   (plan.tables ?? []).forEach((t, i) => answer('cron-jobs', t, `J${i}`, 'the crontab could not be read', (rec) => rec.get('job') ?? []));
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));
+  (plan.sorted ?? []).forEach((p, i) => answer('order-note', p, `o${i}`, 'the file could not be read', (rec) => rec.get('says')?.[0] ?? ''));
   plan.blanks.forEach((p, i) => answer('holds-bytes', p, `z${i}`, 'the file could not be read', (rec) => rec.get('bytes')?.[0] === '1'));
   plan.finds.forEach((f, i) => {
     const abs = (p: string) => normalizePath(p, f.cwd, '/');

@@ -782,8 +782,11 @@ async function editedLines(episode: Episode, twin: Episode, changes: RehearsedCh
   const out: NonNullable<RehearsalReport['edits']> = [];
   for (const path of files) {
     const [was, now] = await Promise.all([read(episode, path), read(twin, path)]);
-    const { removed, added } = lineChanges(was.split('\n'), now.split('\n'));
-    out.push({ path, removed: removed.slice(0, 10), added: added.slice(0, 10), more: removed.length > 10 || added.length > 10 });
+    const nowLines = now.split('\n');
+    const { removed, added } = lineChanges(was.split('\n'), nowLines);
+    const still = new Set(nowLines);
+    const repeatsOnly = removed.length > 0 && added.length === 0 && removed.every((l) => still.has(l));
+    out.push({ path, removed: removed.slice(0, 10), added: added.slice(0, 10), more: removed.length > 10 || added.length > 10, ...(repeatsOnly ? { repeatsOnly } : {}) });
   }
   return out;
 }

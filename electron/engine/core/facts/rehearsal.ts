@@ -131,6 +131,9 @@ const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
 /** A request to start a file afresh (its old rows go on purpose). */
 const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
 /** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
+/** A request to drop repeated lines from a file. */
+const DEDUPE_ASK = /\b(dupes?|duplicates?|duplicated|de-?dupe?|de-?duplicate|unique|uniq)\b/i;
+
 const STATE_SETTING = /^\s*[\w.-]*(journal|ledger|state|checkpoint|offsets?|seen|sent|dedupe?|watermark|cursor|position|bookmark|progress|last_?run)[\w.-]*\s*[=:]/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
@@ -483,7 +486,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // found in it; whether that run went well is read from its logs, see DONE_CLAIM)
   const copyClaimed = COPY_CLAIM.test(ask.replace(REMOTE_CLAIM, ' '));
   const emptiedCopied = copyClaimed ? new Set(report.changes.filter((c) => c.change === 'rewritten' && c.after?.size === 0).map((c) => c.path)) : new Set<string>();
-  const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && (deleted.has(p) || !named.some((t) => t(p)) || emptiedCopied.has(p)));
+  // (a file that lost only repeats of lines it still holds, when the request asks for duplicates
+  // to go: "the master address file got dupes, sort it unique in place")
+  const deduped = DEDUPE_ASK.test(ask) ? new Set((report.edits ?? []).filter((x) => x.repeatsOnly && !deleted.has(x.path)).map((x) => x.path)) : new Set<string>();
+  const lost = report.lost.filter((p) => !stillHeld.has(p) && !edited.has(baseName(p)) && !accountsEdited(p) && !deduped.has(p) && (deleted.has(p) || !named.some((t) => t(p)) || emptiedCopied.has(p)));
   // a move of everything out of a folder that is then deleted should leave nothing behind in
   // it (dot files a `*` did not match); moving a folder ("move my project to ~/work") is moving
   // everything in it, so any request to move counts, unless it asks to delete what the move leaves
