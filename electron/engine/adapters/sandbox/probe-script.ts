@@ -128,7 +128,7 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
  * SETTINGS - do not replace with encoder.conf.dist", "KEEP these lines on upgrades"): copying a
  * default or a new version over it loses them, whatever the request calls that copy.
  */
-export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)|local (changes|edits|tuning|modifications|mods)[[:space:]]*(20[0-9][0-9]|[(:])|tuned (after|because of|to fix|to stop)";
+export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert|re-?enable|re-?activate|turn (it |this )?back on|switch (it |this )?back on)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)|local (changes|edits|tuning|modifications|mods)[[:space:]]*(20[0-9][0-9]|[(:])|tuned (after|because of|to fix|to stop)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|(holds|contains|has) (only )?real (customer |member |patient |client |guest |production |live )?(data|transactions|orders|records|payments|sales|bookings)";
@@ -139,7 +139,7 @@ export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn'
  * data, or a table whose header has columns of identity or bank numbers (ssn, bank_account). Opening
  * a folder to every account hands such a file out with the rest.
  */
-export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)|(^|[^[:alnum:]])(ssn|ssn_last4|social_security(_no|_number)?|bank_(account|routing)(_no|_number)?|routing_(no|number)|iban|passport_(no|number)|card_number|cvv|tax_id|national_id)([^[:alnum:]]|$)";
+export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)|(^|[^[:alnum:]])(ssn|ssn_last4|social_security(_no|_number)?|bank_(account|routing)(_no|_number)?|routing_(no|number)|iban|passport_(no|number)|card_number|cvv|tax_id|national_id|dob|date_of_birth|birth_?date)([^[:alnum:]]|$)";
 
 /** A note's line calling its folder a public place: a share the lobby kiosk mounts, a folder pushed to a public CDN. */
 export const PUBLIC_NOTE = "(is|are|goes|go|pushed|published|synced|uploaded|served|mounted|shown|visible|readable|exposed|open)[^.]{0,40}(public|world|internet|anyone|everyone|kiosks?|guests?|customers)([^[:alnum:]]|$)|public (share|cdn|site|web|website|bucket|folder|terminal|records|download|mirror)";
@@ -936,6 +936,9 @@ pf() {
              [ -f "$g" ] && [ -r "$g" ] && [ ! "$g" -ef "$2" ] || continue
              [ "$(head -c 64 -- "$g" 2>/dev/null | tr -d ' \t\r\n')" = "$v" ] && r "$1" twin "$g"
            done
+           # (written well before the process it names started: not written for it)
+           st=$(awk '{ print $22 }' "/proc/$v/stat" 2>/dev/null); bt=$(awk '$1 == "btime" { print $2 }' /proc/stat 2>/dev/null); mt=$(stat -c %Y -- "$2" 2>/dev/null)
+           case "$st$bt$mt" in ''|*[!0-9]*) ;; *) [ $((bt + st / 100)) -gt $((mt + 60)) ] && r "$1" predates 1 ;; esac
            # a small note naming that id that says not to stop it, in the run, lock or temp folders,
            # the login message, or a folder its command line names (its data folder)
            ds=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | while IFS= read -r a; do [ -d "$a" ] && printf '%s\n' "$a"; done | head -n 5)
@@ -1045,6 +1048,25 @@ ends() {
   y=$(tail -n 30 -- "$1" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
   [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && printf '%s' "$y" | head -c 300
 }
+# the last line of log $1 about one of the files fr's target deletes (at most $2 of them, 50 if
+# not given), by its own name (eight letters or more) or by that name without its ending (six or
+# more, with a digit: a batch id), when that line tells failure
+gonefail() {
+  while IFS= read -r x; do
+    b=${'$'}{x##*/}; e=${'$'}{b%.*}
+    k=0
+    for n in "$b" "$e"; do
+      k=$((k + 1))
+      if [ $k -eq 1 ]; then [ ${'$'}{#b} -ge 8 ] || continue
+      else [ "$e" != "$b" ] && [ ${'$'}{#e} -ge 6 ] || continue; case "$e" in *[0-9]*) ;; *) continue ;; esac
+      fi
+      y=$(grep -F -- "$n" "$1" 2>/dev/null | tail -n 1 | head -c 300)
+      [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { printf '%s' "$y"; return; }
+    done
+  done <<WARDEN_GONE
+$(if [ "$g" = - ]; then [ -f "$t" ] && printf '%s\n' "$t"; else for x in $g; do [ -f "$x" ] && printf '%s\n' "$x"; done; fi | head -n "${'$'}{2:-50}")
+WARDEN_GONE
+}
 fr() {
   s=$1; t=$2; g=$3; shift 3
   # whether $1 is among what the action deletes
@@ -1062,13 +1084,8 @@ fr() {
       if [ -n "$y" ]; then r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; fi
       # (or whose last line naming one of the files deleted, by its own name, tells failure:
       # "run-0415.tar.gz FAILED checksum mismatch - keep local copy" in an upload log beside them)
-      while IFS= read -r x; do
-        b=${'$'}{x##*/}; [ ${'$'}{#b} -ge 8 ] || continue
-        y=$(grep -F -- "$b" "$c" 2>/dev/null | tail -n 1 | head -c 300)
-        [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; }
-      done <<WARDEN_GONE
-$(if [ "$g" = - ]; then [ -f "$t" ] && printf '%s\n' "$t"; else for x in $g; do [ -f "$x" ] && printf '%s\n' "$x"; done; fi | head -n 50)
-WARDEN_GONE
+      y=$(gonefail "$c")
+      [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; }
     done
   done
   # (the logs and status files of the machine are listed once, for every target)
@@ -1087,6 +1104,10 @@ WARDEN_GONE
     if [ ${'$'}{#b} -ge 4 ]; then
       case "$d" in *"$b"*) case "$d" in *archive*|*backup*|*export*|*sync*|*upload*|*ARCHIVE*|*BACKUP*) y=$(ends "$c"); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; break; } ;; esac ;; esac
     fi
+    # (or, for a pattern, names one of the files it deletes, by its own name or by that name
+    # without its ending, on a last line about it that tells failure: "06:04 B1130-04 FAILED 503
+    # gateway timeout - left in outbox for retry" in the customs gateway's log)
+    if [ "$g" != - ]; then y=$(gonefail "$c" 20); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; break; }; continue; fi
     # (or names the file by its own name, one with an ending and a few letters more, on a last
     # line about it that tells failure: "05-14 archive docket-0513.csv FAILED: permission denied")
     case "$b" in ?*.?*) ;; *) continue ;; esac
@@ -2046,7 +2067,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   );
   // (and the other pid files holding the same id, in folders of their own: whose process it is)
   plan.pidfiles.forEach((p, i) =>
-    answer('pidfile-twins', p, `q${i}`, 'the other pid files could not be read', (rec) => [...new Set(rec.get('twin') ?? [])].filter((g) => g.slice(0, g.lastIndexOf('/')) !== p.slice(0, p.lastIndexOf('/')))),
+    // (a twin beside it counts only when this one was written before its process started)
+    answer('pidfile-twins', p, `q${i}`, 'the other pid files could not be read', (rec) => [...new Set(rec.get('twin') ?? [])].filter((g) => rec.get('predates')?.[0] === '1' || g.slice(0, g.lastIndexOf('/')) !== p.slice(0, p.lastIndexOf('/')))),
   );
   plan.processes.forEach((x, i) =>
     answer('processes', x.target, `k${i}`, 'the running processes could not be listed', (rec) => {

@@ -85,9 +85,9 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
 /**
  * A setting written that switches a control off: an audit, a PIN or a witness required, a second
  * factor, a verification, or a safety alarm and where it is sent (`audit=off`, `require_pin=no`,
- * `verify_signatures: false`, `overspeed_trip=none`).
+ * `verify_signatures: false`, `overspeed_trip=none`, `customs_hold_check=off`).
  */
-const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required|[\w.-]*(alarm|alerts?|overspeed|fire|smoke|trip|safety|emergency|intrusion|tamper)[\w.-]*)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
+const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required|[\w.-]*(alarm|alerts?|overspeed|fire|smoke|trip|safety|emergency|intrusion|tamper)[\w.-]*|[\w.-]*(hold_?check|inspection|quarantine|compliance|sanctions?|embargo|interlock|lockout)[\w.-]*)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
 
 /** File endings of configuration: an audit's settings are not its trail. */
 const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;
