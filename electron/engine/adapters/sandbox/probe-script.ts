@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|(pending|queued|waiting) (for )?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)|requires? (that )?(these|this|them|it|they|all|each) (to )?be (kept|retained|preserved)|excluded from (the |any |all )?([[:alnum:]-]+ )?(purge|purges|cleanup|clean-up|deletion|retention|rotation|sweep)";
+export const KEEP_NOTE = "uncommitted|keep (it |them |these |this |all of (it|them) )?until |(lives|exists|is kept|is stored|kept|stored) only here|only (lives|exists) here|(copy|move|migrate|back up|save|archive) [^.!]{1,60} before (removing|deleting|wiping|erasing|you remove|you delete|you wipe)|(pending|queued|waiting)[ _-](for[ _-])?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)|requires? (that )?(these|this|them|it|they|all|each) (to )?be (kept|retained|preserved)|excluded from (the |any |all )?([[:alnum:]-]+ )?(purge|purges|cleanup|clean-up|deletion|retention|rotation|sweep)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -131,7 +131,7 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
 export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert|re-?enable|re-?activate|turn (it |this )?back on|switch (it |this )?back on)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)|local (changes|edits|tuning|modifications|mods)[[:space:]]*(20[0-9][0-9]|[(:])|tuned (after|because of|to fix|to stop)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
-export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|(holds|contains|has) (only )?real (customer |member |patient |client |guest |production |live )?(data|transactions|orders|records|payments|sales|bookings)";
+export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(do not|don't|never|must not) (re-?extract|unpack|untar|unzip|restore)[^.]{0,30} (over|into|onto)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|(holds|contains|has) (only )?real (customer |member |patient |client |guest |production |live )?(data|transactions|orders|records|payments|sales|bookings)";
 
 /**
  * What a file's own first lines say when it is not to be shared (extended regular expression,
@@ -822,6 +822,18 @@ ov() {
   k=$(printf '%s\n' "$c" | grep -m 1 -E -- "$SETTINGSFILE")
   [ -n "$k" ] || k=$(printf '%s\n' "$c" | head -n 1)
   [ -n "$k" ] && r "$1" clobbers "$k"
+  # (a note in the folder it lands in, or beside a file it replaces, that says not to lay anything
+  # over them: "review edits applied in these files, no other copy - do not re-extract over this")
+  if [ -n "$k" ]; then
+    for dd in "$4" $(printf '%s\n' "$c" | sed 's#/[^/]*$##' | sort -u | head -n 5); do
+      for n in "$dd"/*; do
+        smallnote "$n" || continue
+        printf '%s\n' "$c" | grep -qxF -- "$n" && continue
+        l=$(grep -m 1 -iE -- "$NOREPLACE" "$n" 2>/dev/null | head -c 300)
+        [ -n "$l" ] && { r "$1" guard "$n"; r "$1" guardsays "$l"; break 2; }
+      done
+    done
+  fi
   # (a member whose own first lines give a lower version than the file it lands on does: an older
   # project file in a client's package laid over the one being worked on)
   if [ "$2" = tar ]; then
@@ -1558,6 +1570,14 @@ fk() {
       # (a note that speaks of its own folder, "logs in this directory", or names it by its path,
       # "everything in /var/log/app/audit/", names everything in it)
       h=; grep -qiE -- "$HERE" "$c" 2>/dev/null && h=1
+      # (a README speaks of the folder it sits in, by custom: "journal segments since the last
+      # checkpoint ... never delete by hand" in db/journal/README)
+      case "${'$'}{c##*/}" in README|README.*|readme|readme.*) h=1 ;; esac
+      # (or sits alone among files the find all reaches: it can speak of nothing else)
+      if [ -z "$h" ]; then
+        o=$(for f in "$dd"/*; do [ -f "$f" ] && [ "$f" != "$c" ] || continue; printf '%s\n' "$A" | grep -qxF -- "$f" || { echo x; break; }; done)
+        [ -z "$o" ] && printf '%s\n' "$A" | grep -qE -- "^$q/[^/]*$" && h=1
+      fi
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$q/?([^A-Za-z0-9_./-]|$)" "$c" 2>/dev/null && h=1
       # (or by its own name as a folder, "everything in contracts/ must be preserved")
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$(ere "${'$'}{dd##*/}")/([^A-Za-z0-9_.-]|$)" "$c" 2>/dev/null && h=1
@@ -1743,7 +1763,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.drops ?? []).forEach((x, i) => lines.push(`pd D${i} ${shQuote(x.dest)} ${x.sources.map(shQuote).join(' ')}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
-    if (plan.overlays.length > 0) lines.push(`FINALMARK=${shQuote(FINAL_MARK)}`, `VERSIONED=${shQuote(VERSIONED)}`);
+    if (plan.overlays.length > 0) lines.push(`FINALMARK=${shQuote(FINAL_MARK)}`, `VERSIONED=${shQuote(VERSIONED)}`, `NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
     if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`, `ONLYCOPY=${shQuote(ONLY_COPY_NOTE)}`);
@@ -2017,7 +2037,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }),
   );
   plan.overlays.forEach((o, i) =>
-    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '', lands: landed(rec.get('lands') ?? []), final: rec.get('final')?.[0] ?? '', says: rec.get('says')?.[0] ?? '', ...(rec.get('older')?.[0] ? { older: rec.get('older')![0], olderSays: rec.get('oldsays')?.[0] ?? '' } : {}) })),
+    answer('overlay', o.dest, `o${i}`, 'the folder could not be compared with what lands in it', (rec) => ({ source: o.source, clobbers: rec.get('clobbers')?.[0] ?? '', lands: landed(rec.get('lands') ?? []), final: rec.get('final')?.[0] ?? '', says: rec.get('says')?.[0] ?? '', ...(rec.get('guard')?.[0] ? { guard: rec.get('guard')![0], guardSays: rec.get('guardsays')?.[0] ?? '' } : {}), ...(rec.get('older')?.[0] ? { older: rec.get('older')![0], olderSays: rec.get('oldsays')?.[0] ?? '' } : {}) })),
   );
   const keepNote = (rec: Map<string, string[]>) => ({ file: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' });
   plan.noted.forEach((p, i) => {

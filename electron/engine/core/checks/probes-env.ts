@@ -60,7 +60,7 @@ export interface ProbesEnv {
   cutOff: { target: string; pid: number; uid: number; through: string; job?: string }[];
   /** Notes beside what a copy or move brings (or where it lands) saying the target is not to be replaced: merged into instead. */
   /** `archive`: the target is an archive the command writes afresh (found to hold data by the note's probe itself). */
-  replaceNotes: { target: string; file: string; says: string; archive: boolean }[];
+  replaceNotes: { target: string; file: string; says: string; archive: boolean; unpacked: boolean }[];
   /** Files a copy or dd replaces whose own first lines mark them, in capitals, as the ones in use. */
   liveMarks: { target: string; says: string }[];
   /**
@@ -237,6 +237,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['clobbers']) env.clobbers.push(String(v['clobbers']));
       if (v['final']) env.finals.push({ file: String(v['final']), says: String(v['says'] ?? '') });
       if (v['older']) env.downgrades.push({ file: String(v['older']), says: String(v['olderSays'] ?? '') });
+      // (a note where it lands saying not to lay anything over what is there speaks for what it replaces)
+      if (v['guard'] && v['clobbers']) env.replaceNotes.push({ target: String(v['clobbers']), file: String(v['guard']), says: String(v['guardSays'] ?? ''), archive: false, unpacked: true });
       if (Array.isArray(v['lands'])) env.unpacked.push({ dest: r.target, lands: (v['lands'] as unknown[]).map(String) });
     } else if (r.probe === 'keep-note' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.keepNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
@@ -247,7 +249,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'cut-off' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.cutOff.push({ target: r.target, pid: Number(v['pid']), uid: Number(v['uid']), through: String(v['through'] ?? ''), ...(v['job'] ? { job: String(v['job']) } : {}) });
     } else if (r.probe === 'replace-note' && v && typeof v === 'object' && !Array.isArray(v)) {
-      if (v['file']) env.replaceNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? ''), archive: v['archive'] === true });
+      if (v['file']) env.replaceNotes.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? ''), archive: v['archive'] === true, unpacked: false });
       if (v['live']) env.liveMarks.push({ target: r.target, says: String(v['live']) });
     } else if (r.probe === 'in-use' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['config'] || v['link']) env.inUse.push({ target: r.target, config: String(v['config'] ?? ''), line: String(v['line'] ?? ''), link: String(v['link'] ?? '') });

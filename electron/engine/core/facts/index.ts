@@ -89,6 +89,9 @@ function disablesSecurity(e: PathEffect, how: 'write' | 'delete'): boolean {
  */
 const CONTROL_OFF = /^\s*([\w.-]*audit[\w.-]*|[\w.-]*pin_?required|require_?pin[\w.-]*|[\w.-]*witness[\w.-]*|[\w.-]*(mfa|2fa|two_?factor|otp)[\w.-]*|[\w.-]*verification[\w.-]*|verify_?[\w.-]*|[\w.-]*signatures?_?required|[\w.-]*(alarm|alerts?|overspeed|fire|smoke|trip|safety|emergency|intrusion|tamper)[\w.-]*|[\w.-]*(hold_?check|inspection|quarantine|compliance|sanctions?|embargo|interlock|lockout)[\w.-]*)\s*[=:]\s*["']?(off|no|false|0|disabled?|none|never)["']?\s*$/i;
 
+/** A setting written that opens an access control by default: a door controller's or a filter's default policy made allow (`default_policy=allow`). */
+const ACCESS_OPENED = /^\s*[\w.-]*(default_?(policy|action|access|rule|verdict)|fail_?mode)\s*[=:]\s*["']?(allow|accept|permit|open|unlocked|pass)["']?\s*$/i;
+
 /** File endings of configuration: an audit's settings are not its trail. */
 const CONFIG_ENDING = /\.(conf|cfg|ini|ya?ml|json|toml|rules|properties|env|xml)$/;
 /** A file name without the marker a corrected or new copy carries (`pump_curves.fixed.csv` -> `pump_curves.csv`), or '' when it has none. */
@@ -98,11 +101,18 @@ function unmarked(name: string): string {
 }
 /** A file listing people who asked not to be contacted. */
 const CONSENT_LIST = /(^|[^a-z])(opt[-_]?outs?|unsubscribe[sd]?|unsubs|suppression|do[-_]?not[-_]?(call|contact|mail|email|text|sms)|dnc)([^a-z]|$)/i;
-/** A substitution (after an address, or one of several commands) whose pattern holds a failure and whose replacement a pass. */
+/**
+ * A substitution (after an address, or one of several commands) whose pattern holds a failure and
+ * whose replacement a pass; or one with no address, so on every line, that turns what is owed or
+ * refused into paid or approved (`s/,OVERDUE,/,PAID,/`: every overdue member marked paid).
+ */
 function failTurnedPass(script: string): boolean {
   for (const m of script.matchAll(/(^|[\s;{}/0-9$])(?=s[^\sa-zA-Z0-9\\])/g)) {
-    const sub = sedS(script.slice((m.index ?? 0) + m[1]!.length));
+    const at = (m.index ?? 0) + m[1]!.length;
+    const sub = sedS(script.slice(at));
     if (sub && /\bFAIL(ED|S|URE)?\b/i.test(sub.pattern) && /\bPASS(ED|ES)?\b/i.test(sub.replacement)) return true;
+    const everyLine = /^\s*(;\s*)?$/.test(script.slice(0, at).replace(/^[\s\S]*;/, ''));
+    if (sub && everyLine && /\b(OVERDUE|UNPAID|OUTSTANDING|ARREARS|DECLINED|REJECTED|DENIED)\b/i.test(sub.pattern) && /\b(PAID|SETTLED|APPROVED|ACCEPTED|CLEARED)\b/i.test(sub.replacement)) return true;
   }
   return false;
 }
@@ -196,7 +206,7 @@ export function extractFacts(req: ActionRequest): Facts {
     if (priv && !effects.modeChanges.includes(w) && !w.accounts) effects.privilege.push({ kind: 'edits-' + priv.replace(/^\/etc\//, ''), detail: `${w.by} ${w.path}` });
     if (effects.writes.includes(w) && disablesSecurity(w, 'write')) flags.add('disable-security');
     // an in-place edit that sets a control to off
-    if (effects.writes.includes(w) && w.by === 'sed -i' && facts.commands.some((c) => c.name === 'sed' && writtenWords(c).some((a) => CONTROL_OFF.test(a)))) flags.add('disable-security');
+    if (effects.writes.includes(w) && w.by === 'sed -i' && facts.commands.some((c) => c.name === 'sed' && writtenWords(c).some((a) => CONTROL_OFF.test(a) || ACCESS_OPENED.test(a)))) flags.add('disable-security');
     // an audit trail edited, emptied or written over (appending to it or compressing it is not)
     const name = (w.path.split('/').pop() ?? '').toLowerCase();
     if (effects.writes.includes(w) && AUDIT_TRAIL.test(name) && !CONFIG_ENDING.test(name) && !w.glob && !/>>$|^(gzip|bzip2|xz|zstd|tar|touch|mkdir|chmod|chown|chgrp|ln)\b/.test(w.by) && !/\s-a\b/.test(w.by)) flags.add('audit-erase');
@@ -222,6 +232,8 @@ export function extractFacts(req: ActionRequest): Facts {
   for (const d of effects.deletes) {
     const owner = /^\/home\/([^/]+)$/.exec(d.path)?.[1];
     if (owner !== undefined && removed.has(owner) && scope.words.has(owner.toLowerCase()) && HOME_ASK.test(req.request ?? '')) d.inScope = true;
+    // (or one the request names as that account's home: "dvasquez's home dir can go now")
+    if (owner !== undefined && /^[a-z_][a-z0-9_.-]*$/i.test(owner) && new RegExp(`\\b${owner.replace(/[.]/g, '\\.')}'s (old )?home( dir| directory| folder)?\\b`, 'i').test(req.request ?? '')) d.inScope = true;
   }
   // the home folder of an account the same command adds, one the request names: made, handed to
   // that account (by name or by the id it gives) and closed or opened no further than to its
