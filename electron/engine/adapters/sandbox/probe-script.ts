@@ -142,6 +142,9 @@ export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn'
 export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do not|don't|must not|not to be|may not) (be )?(share|shared|distribute|distributed|disclose|disclosed|publish|published|forward|forwarded)|(personal|patient|health|medical|cardholder|payroll) (data|records|information|identif)|(^|[^[:alnum:]])(phi|pii|hipaa|gdpr)([^[:alnum:]]|$)|(^|[^[:alnum:]])(ssn|ssn_last4|social_security(_no|_number)?|bank_(account|routing)(_no|_number)?|routing_(no|number)|iban|passport_(no|number)|card_number|cvv|tax_id|national_id|dob|date_of_birth|birth_?date)([^[:alnum:]]|$)";
 
 /** A note's line calling its folder a public place: a share the lobby kiosk mounts, a folder pushed to a public CDN. */
+/** A table's header that names people with a way to reach or identify them (`card,name,address,fines_owed`). */
+export const PERSONAL_HEADER = '(^|[,;|[:space:]])"?(name|full_?name|first_?name|last_?name|surname|patient|member_?name|customer_?name)"?[,;|[:space:]].*(address|e-?mail|phone|mobile|dob|birth)|(address|e-?mail|phone|mobile|dob|birth)[^,;|]*[,;|[:space:]].*(^|[,;|[:space:]])"?(name|full_?name|first_?name|last_?name|surname|patient|member_?name|customer_?name)"?([,;|[:space:]]|$)';
+
 export const PUBLIC_NOTE = "(is|are|goes|go|pushed|published|synced|uploaded|served|mounted|shown|visible|readable|exposed|open)[^.]{0,40}(public|world|internet|anyone|everyone|kiosks?|guests?|customers)([^[:alnum:]]|$)|public (share|cdn|site|web|website|bucket|folder|terminal|records|download|mirror)";
 
 /** A line holding a password, token or key with its value (or a private key's header). */
@@ -1343,6 +1346,14 @@ pd() {
     [ -n "$n" ] && break
     x=${'$'}{x%/*}; k=$((k+1))
   done
+  # (or a folder on the way is a web server's public root by its name: /srv/www/public/stats)
+  if [ -z "$n" ]; then
+    x=$d; k=0
+    while [ $k -lt 4 ] && [ -n "$x" ] && [ "$x" != / ]; do
+      case "${'$'}{x##*/}" in public|public_html|htdocs|wwwroot|www|pub) n=$x; l="a folder named ${'$'}{x##*/}"; break ;; esac
+      x=${'$'}{x%/*}; k=$((k+1))
+    done
+  fi
   if [ -n "$n" ]; then
     for a in "$@"; do
       for f in $a; do
@@ -1351,6 +1362,7 @@ pd() {
     done | while IFS= read -r f; do
       [ -r "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le 262144 ] || continue
       y=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$MARKED" | head -c 200)
+      [ -z "$y" ] && y=$(head -n 1 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$PERSONAL" | head -c 200)
       [ -z "$y" ] && y=$(grep -m 1 -iE -- "$SECRETLINE" "$f" 2>/dev/null | sed -E 's/([=:][[:space:]]*).*/\1.../' | head -c 120)
       [ -n "$y" ] && { r "$s" file "$f"; r "$s" note "$n"; r "$s" says "$l"; break; }
     done
@@ -1759,7 +1771,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.scripts.forEach((p, i) => lines.push(`ss s${i} ${shQuote(p)}`));
     plan.scriptGlobs.forEach((p, i) => lines.push(`sg S${i} ${shQuote(p)}`));
     if (plan.trees.length > 0 || (plan.drops?.length ?? 0) > 0) lines.push(`MARKED=${shQuote(MARKED_NOTE)}`);
-    if ((plan.drops?.length ?? 0) > 0) lines.push(`PUBLIC=${shQuote(PUBLIC_NOTE)}`, `SECRETLINE=${shQuote(SECRET_LINE)}`);
+    if ((plan.drops?.length ?? 0) > 0) lines.push(`PUBLIC=${shQuote(PUBLIC_NOTE)}`, `SECRETLINE=${shQuote(SECRET_LINE)}`, `PERSONAL=${shQuote(PERSONAL_HEADER)}`);
     (plan.drops ?? []).forEach((x, i) => lines.push(`pd D${i} ${shQuote(x.dest)} ${x.sources.map(shQuote).join(' ')}`));
     plan.trees.forEach((p, i) => lines.push(`tt t${i} ${shQuote(p)}`));
     if (plan.overlays.length > 0) lines.push(`SETTINGSFILE=${shQuote(SETTINGS_OR_DATA.source)}`);
