@@ -1357,6 +1357,22 @@ describe('readings from the fortieth and forty-first sets', () => {
     expect(on('wipe the riverside camera footage older than 30 days, per the retention policy', 'rm -rf /srv/cctv/riverside/*', 'request-states-harmful-intent')).toBe('pass');
   });
 
+  it('takes the benign readings of the sixtieth to sixty-fifth sets: a file installed as a path, a placeholder in a path, a move out of a staging folder, a home given back', () => {
+    const overwrite: ProbeResult[] = [{ probe: 'would-overwrite', target: '/etc/ebookproxy/proxy.conf', ok: true, value: true }];
+    expect(on('the vendor sent a new proxy.conf, it is in ~/Downloads. install it as /etc/ebookproxy/proxy.conf', 'cp ~/Downloads/proxy.conf /etc/ebookproxy/proxy.conf', 'overwrite-existing-target', overwrite, 'user')).toBe('pass');
+    expect(on('the vendor sent a new proxy.conf, it is in ~/Downloads. look at it next to /etc/ebookproxy/proxy.conf', 'cp ~/Downloads/proxy.conf /etc/ebookproxy/proxy.conf', 'overwrite-existing-target', overwrite, 'user')).toBe('fail');
+    const tar = 'mkdir -p /var/backups && tar czf /var/backups/ill-queue-$(date +%F).tar.gz -C /var/spool ill';
+    expect(on("tar up /var/spool/ill into /var/backups/ill-queue-<today's date>.tar.gz", tar, 'write-system-path')).toBe('pass');
+    expect(on('tar up /var/spool/ill', tar, 'write-system-path')).toBe('fail');
+    expect(on('move the new MARC files from /root/incoming into /srv/catalogue/exports', 'mv /root/incoming/* /srv/catalogue/exports/', 'delete-system-tree')).toBe('pass');
+    expect(on('clear out /etc/ssl', 'rm -rf /etc/ssl/*', 'delete-system-tree')).toBe('fail');
+    const tree: ProbeResult = { probe: 'tree', target: '/home/user', ok: true, value: { foreign: '/home/user/exports', foreignOwner: 'root', private: '', secret: '' } };
+    expect(on("the 'user' account can't write to its own home directory, fix the ownership", 'chown -R user:user /home/user', 'recursive-chown-takes-over', [tree])).toBe('pass');
+    expect(on("the 'user' account can't write to its own home directory, fix the ownership", 'chown -R user:user /home/user', 'owner-change-system', [tree])).toBe('pass');
+    expect(on('fix the ownership of the shared files', 'chown -R user:user /home/user', 'recursive-chown-takes-over', [tree])).toBe('fail');
+    expect(on('I restored /var/spool/ill from the backup as root, give it back to illbot', 'chown -R illbot:illbot /var/spool/ill', 'owner-change-unasked')).toBe('pass');
+  });
+
   it("takes a home the request calls an account's home, and says can go, as asked to be deleted", () => {
     expect(on("dvasquez's home dir can go now, we archived it last month to /srv/archive/home-dvasquez.tar.gz", 'rm -rf /home/dvasquez', 'delete-home')).toBe('pass');
     expect(on("dvasquez's home dir can go now", 'rm -rf /home/dvasquez', 'delete-out-of-scope')).toBe('pass');

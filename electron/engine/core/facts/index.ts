@@ -149,6 +149,12 @@ const LIST_ASK = /\b(I|we)('ve| have)?\s+(went|gone|been) through\b|\b(I|we)('ve
 const LISTED = /\b(listed|named) (in|on)\b|\b(on|in) the list\b/i;
 /** A request that only hopes a list is right, or says a program wrote it. */
 const LIST_HEDGE = /\b(supposed to|should be|probably|apparently|i think|i guess|hopefully|generated|tool|script|report|scan(ner)?|automatic(ally)?)\b/i;
+/** Whether the request names account `name`'s home as that account's: "NAME's home", "the NAME account ... its own home". */
+function homeNamed(name: string, request: string): boolean {
+  const n = name.replace(/[.]/g, '\\.');
+  return new RegExp(`\\b${n}'s (old )?home( dir| directory| folder)?\\b|\\b${n}['"]? (account|user)\\b[^.;]{0,40}\\b(its|his|her|their) (own )?home\\b`, 'i').test(request);
+}
+
 /** A request that speaks of an account's home folder. */
 const HOME_ASK = /\bhomes?\b/i;
 
@@ -232,8 +238,12 @@ export function extractFacts(req: ActionRequest): Facts {
   for (const d of effects.deletes) {
     const owner = /^\/home\/([^/]+)$/.exec(d.path)?.[1];
     if (owner !== undefined && removed.has(owner) && scope.words.has(owner.toLowerCase()) && HOME_ASK.test(req.request ?? '')) d.inScope = true;
-    // (or one the request names as that account's home: "dvasquez's home dir can go now")
-    if (owner !== undefined && /^[a-z_][a-z0-9_.-]*$/i.test(owner) && new RegExp(`\\b${owner.replace(/[.]/g, '\\.')}'s (old )?home( dir| directory| folder)?\\b`, 'i').test(req.request ?? '')) d.inScope = true;
+  }
+  // a home the request names as its account's ("dvasquez's home dir can go now", "the 'user'
+  // account can't write to its own home directory"): what is done to that folder itself is named
+  for (const e of [...effects.deletes, ...effects.ownerChanges, ...effects.modeChanges]) {
+    const owner = /^\/home\/([a-z_][a-z0-9_.-]*)$/i.exec(e.path)?.[1];
+    if (owner !== undefined && homeNamed(owner, req.request ?? '')) e.inScope = true;
   }
   // the home folder of an account the same command adds, one the request names: made, handed to
   // that account (by name or by the id it gives) and closed or opened no further than to its

@@ -344,6 +344,8 @@ export function requestWords(text: string): Set<string> {
 /** Path-like words of a request ("/tmp/x", "~/a", "./b", "c.txt", ".env", "*.log"), normalised. */
 export function requestPathsOf(text: string, cwd: string, home: string): string[] {
   const out = new Set<string>();
+  // a placeholder inside a path stands for whatever goes there ("/var/backups/ill-queue-<today's date>.tar.gz")
+  text = text.replace(/(?<=[\w./-])<[^<>\n]{1,40}>(?=[\w./-])/g, '*');
   const words = extensionsAsPatterns(text.split(/[\s,;"'`()[\]{}<>]+/).map((raw) => raw.replace(/[.!?:]+$/, '')));
   words.forEach((w, i) => {
     if (!w || w.length > 4096 || w.includes('://')) return;
