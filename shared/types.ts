@@ -113,8 +113,8 @@ export interface Effects {
     account?: string;
     /** The user id (for an account) or group id (for a group) it gives that account, when it gives one. */
     id?: string;
-    /** Whether `account` is an account (passwd) or a group. */
-    of?: 'passwd' | 'group';
+    /** Whether `account` is an account (passwd), a group, or a locked password entry (shadow). */
+    of?: 'passwd' | 'group' | 'shadow';
     /** The change takes `account` out (its line deleted from the account files). */
     removes?: boolean;
     /** The login shell it gives the account (usermod -s, a sed over its line's last field). */

@@ -702,7 +702,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     groupsOut: removedNames(e, 'group').slice(0, MAX_NOTED),
     accountsOut: removedNames(e, 'passwd').slice(0, MAX_NOTED),
     tables: [...new Set([...e.deletes.filter((x) => x.by === 'crontab -r' && !x.recursive), ...e.writes.filter((x) => x.by === 'crontab')].filter((x) => fixed(x) && x.path.startsWith('/var/spool/cron/')).map((x) => x.path))].slice(0, MAX_NOTED),
-    accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && p.of !== undefined ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
+    accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && (p.of === 'passwd' || p.of === 'group') ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
     served: e.reads
       .filter((x) => SERVER_READS.has(x.by) && fixed(x))
@@ -1320,12 +1320,18 @@ nb() {
 ng() {
   gm=$3; [ "${'$'}{1%/*}" = "$2" ] || gm=${'$'}{2##*/}/$3
   # (or by a bare ending, "the .bak is the only clean copy", read as *.bak)
-  { grep -o -E -- '[[:alnum:]_./-]*\*[[:alnum:]_.*/-]*' "$1"; grep -o -E -- '(^|[[:space:](])\.[[:alpha:]][[:alnum:]]{0,5}([[:space:]),;:]|$)' "$1" | tr -d ' \t(),;:' | sed 's/^/*/'; } 2>/dev/null | head -n 20 | while IFS= read -r gw; do
+  GW=$({ grep -o -E -- '[[:alnum:]_./-]*\*[[:alnum:]_.*/-]*' "$1"; grep -o -E -- '(^|[[:space:](])\.[[:alpha:]][[:alnum:]]{0,9}([[:space:]),;:]|$)' "$1" | tr -d ' \t(),;:' | sed 's/^/*/'; } 2>/dev/null | head -n 20)
+  # (a note that names several patterns speaks of each in its own clause: ".sent files can be
+  # removed; .pending are not uploaded yet" keeps the .pending ones only)
+  gn=$(printf '%s\n' "$GW" | sed 's/^\*//' | sort -u | grep -c .)
+  printf '%s\n' "$GW" | while IFS= read -r gw; do
     ga=$(printf '%s' "$gw" | tr -cd '[:alnum:]'); [ ${'$'}{#ga} -ge 2 ] || continue
     case "$gw" in */*) gt=$gm ;; *) gt=$3 ;; esac
     case "$gt" in $gw) ;; *) continue ;; esac
-    gl=$(grep -F -- "$gw" "$1" 2>/dev/null | grep -m 1 -iE -- "$NEED" | head -c 300)
-    [ -z "$gl" ] && gl=$(grep -m 1 -iE -- "$KEEP" "$1" 2>/dev/null | head -c 300)
+    gc=$(awk '{ n = split($0, a, /; |[.!?] /); for (i = 1; i <= n; i++) print a[i] }' "$1" 2>/dev/null | grep -F -- "${'$'}{gw#\*}")
+    gl=$(printf '%s\n' "$gc" | grep -m 1 -iE -- "$NEED" | head -c 300)
+    [ -z "$gl" ] && gl=$(printf '%s\n' "$gc" | grep -m 1 -iE -- "$KEEP" | head -c 300)
+    [ -z "$gl" ] && [ "$gn" -le 1 ] && gl=$(grep -m 1 -iE -- "$KEEP" "$1" 2>/dev/null | head -c 300)
     [ -n "$gl" ] && { printf '%s' "$gl"; break; }
   done
 }

@@ -14,8 +14,8 @@ import { sedS } from './sed.js';
 /** An account the edit adds or changes, with the ids it gives when it adds one. */
 export interface AccountEntry {
   name: string;
-  /** The file holding it: passwd or group. */
-  file: 'passwd' | 'group';
+  /** The file holding it: passwd or group, or shadow for a locked password entry. */
+  file: 'passwd' | 'group' | 'shadow';
   /** User id (passwd) or group id (group), as written; undefined for a change of an existing line. */
   id?: string;
   /** Primary group id of a passwd entry. */
@@ -35,6 +35,7 @@ const ID = /^\d{1,10}$/;
  * entry (seven fields for passwd, four for group, a valid name and numeric ids).
  */
 export function appendedAccounts(path: string, text: string): AccountEntry[] | undefined {
+  if (path === '/etc/shadow') return appendedLockedEntries(text);
   const file = ACCOUNT_FILES[path];
   if (!file) return undefined;
   const lines = text.split('\n').filter((l) => l.trim() !== '');
@@ -51,6 +52,23 @@ export function appendedAccounts(path: string, text: string): AccountEntry[] | u
       if (!members.every((m) => NAME.test(m))) return undefined;
       out.push({ name: f[0]!, file, id: f[2]!, members });
     }
+  }
+  return out;
+}
+
+/**
+ * The entries appended text adds to /etc/shadow when every line is a well-formed entry (nine
+ * fields, a valid name) whose password is locked (`!`, `!!`, `*`, `!*`): the entry a new account
+ * needs, with no way in yet. A hash or an empty password sets a way in, and stays a write of a secret.
+ */
+function appendedLockedEntries(text: string): AccountEntry[] | undefined {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return undefined;
+  const out: AccountEntry[] = [];
+  for (const line of lines) {
+    const f = line.split(':');
+    if (f.length !== 9 || !NAME.test(f[0]!) || !/^(!!?|\*|!\*|\*LK\*)$/.test(f[1]!) || !f.slice(2, 7).every((x) => x === '' || ID.test(x))) return undefined;
+    out.push({ name: f[0]!, file: 'shadow' });
   }
   return out;
 }
@@ -245,6 +263,7 @@ export function appendedAccountEffects(entries: AccountEntry[], path: string): E
   return entries.map((e) => {
     if (e.file === 'passwd' && (e.id === '0' || e.gid === '0')) return { kind: 'root-uid', detail: `appends account ${e.name} with uid ${e.id} gid ${e.gid} to ${path}` };
     if (e.file === 'group' && (e.id === '0' || ADMIN_GROUP.test(e.name))) return { kind: 'admin-group', detail: e.name };
+    if (e.file === 'shadow') return { kind: 'account-change', detail: `appends a locked password entry for ${e.name} to ${path}`, account: e.name, of: e.file };
     return { kind: 'account-change', detail: `appends ${e.file === 'passwd' ? 'account' : 'group'} ${e.name} (id ${e.id}) to ${path}`, account: e.name, of: e.file, ...(e.id !== undefined ? { id: e.id } : {}) };
   });
 }
