@@ -203,7 +203,7 @@ const speaksOfJobs = (request: string): boolean => JOB_TALK.test(request) || /\b
 
 /** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
 /** A request to put something back or in place of what is there (a restore, a replacement, a revert). */
-export const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|in (the )?place of|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
+export const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|(move|put|copy) (it|this|them|these|the [\w.-]+) over (the one|the ones|the file|the copy|the old|it|them)|in (the )?place of|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
 export const TAKE_OUT_ASK = /\b(comment\b.{0,40}\bout|remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
 
 /** A request to stop a scheduled job, with its line kept as a comment or not. */
