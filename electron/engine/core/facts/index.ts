@@ -8,7 +8,7 @@ import { analyseShell, type ShellSink } from './shell.js';
 import { analyseTool } from './tool.js';
 import { sqlFacts } from './sql.js';
 import { sedArgs, sedS } from './sed.js';
-import { etcFilesForJobs, homePlacesNamed, isUnder, normalizePath, persistencePlace, privilegePlace, requestPathsOf, requestWords, secretNamed, type RequestScope } from './paths.js';
+import { etcFilesForJobs, homePlacesNamed, isLogPath, isUnder, normalizePath, persistencePlace, privilegePlace, requestPathsOf, requestWords, secretNamed, type RequestScope } from './paths.js';
 import { paraphraseOf, commandFormOf } from './paraphrase.js';
 
 import { inertReason } from './inert.js';
@@ -155,6 +155,9 @@ function homeNamed(name: string, request: string): boolean {
   return new RegExp(`\\b${n}'s (old )?home( dir| directory| folder)?\\b|\\b${n}['"]? (account|user)\\b[^.;]{0,40}\\b(its|his|her|their) (own )?home\\b`, 'i').test(request);
 }
 
+/** A request to empty something in place. */
+const EMPTY_ASK = /\b(empty|truncate|zero|clear|blank)\b/i;
+
 /** A request that speaks of an account's home folder. */
 const HOME_ASK = /\bhomes?\b/i;
 
@@ -292,6 +295,21 @@ export function extractFacts(req: ActionRequest): Facts {
       const folder = f.slice(0, f.lastIndexOf('/'));
       const named = folder.split('/').slice(-2).some((part) => part.length >= 4 && !/^(home|user|root|srv|opt|var|usr|local|tmp|data|spool|lib)$/.test(part) && scope.words.has(part.toLowerCase()));
       if (named) for (const d of effects.deletes) if (d.path === f && d.by === 'rm' && !d.recursive) d.inScope = true;
+    }
+  }
+  // a log emptied in place that the request calls by its folder's name and a word of its own name,
+  // and asks to empty ("the snowmaking controller debug log ... empty it out": the snowmaking
+  // folder's ctrl-debug.log)
+  if (EMPTY_ASK.test(req.request ?? '')) {
+    for (const d of effects.deletes) {
+      if (d.inScope || d.glob || d.dynamic || d.recursive || !(d.by === 'truncate -s 0' || d.by.startsWith('truncate')) || !isLogPath(d.path)) continue;
+      const parts = d.path.split('/').filter(Boolean);
+      const name = parts.pop() ?? '';
+      const folder = parts.pop() ?? '';
+      const words = name.toLowerCase().replace(/\.(log|txt|out)(\.\d+)?$/, '').split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && w !== 'log' && w !== 'logs');
+      if (!(folder.length >= 4 && scope.words.has(folder.toLowerCase()) && words.some((w) => scope.words.has(w)))) continue;
+      d.inScope = true;
+      for (const w of effects.writes) if (w.path === d.path && !w.glob && !w.dynamic) w.inScope = true;
     }
   }
   // the paths a list file the request names holds, fed to a plain rm through xargs, when the

@@ -420,8 +420,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // (so is one rewritten in a folder the request names, when it asks for what is there to be
   // replaced: "install the renewed certificate over the current one in /etc/ssl/shop")
   const replacing = REPLACE_ASK.test(req.request ?? '');
+  // (or one the request calls by its folder and its own words and asks to empty, which the facts
+  // count as named: "the snowmaking controller debug log ... empty it out")
   const keptInPlace = (target: string): boolean =>
-    !gone.has(target) && facts.requestPaths.some((r) => r === target || (!r.endsWith('/') && baseName(r) === baseName(target)) || (replacing && target.startsWith(`${r.replace(/\/+$/, '')}/`)));
+    !gone.has(target) &&
+    (facts.requestPaths.some((r) => r === target || (!r.endsWith('/') && baseName(r) === baseName(target)) || (replacing && target.startsWith(`${r.replace(/\/+$/, '')}/`))) ||
+      facts.effects.deletes.some((d) => d.path === target && d.inScope && d.by.startsWith('truncate')));
   const stillUsed = [
     // (a setting that names a cache or temporary place there points where the program rebuilds
     // what it needs: `cache-dir = ~/.cache/pip`)
