@@ -159,6 +159,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'off_kind(paths): list<string>', description: 'the paths that are not of the kinds of file the request names (installers, logs, temp files, backups, images...); empty when it names none' },
     { signature: 'glued_matches(pattern, matches): list<string>', description: 'for a name pattern holding a word between wildcards (*test*), the matches where that word is only part of a longer word (latest_810.edi), when other matches hold it on its own' },
     { signature: 'base(path): string', description: 'the last part of a path (/home/u/.deploy/id_rsa -> id_rsa)' },
+    { signature: 'shared_names(paths): list<string>', description: 'the paths whose last part another of the paths also has (a/transcript.pdf and b/transcript.pdf): gathered into one folder, one lands on the other' },
     { signature: 'plain(text): string', description: 'the text in lower case with _ - . / + = and camelCase joins read as spaces (instructions hidden in names)' },
   {
     signature: 'sql_denied(sql, access, [schema,] role): list<string>',
@@ -170,16 +171,25 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   },
 ];
 
+/** The paths whose last part another of them also has: gathered into one folder, one lands on the other. */
+export function sharedNames(paths: readonly string[]): string[] {
+  const count = new Map<string, number>();
+  const name = (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '';
+  for (const p of new Set(paths)) count.set(name(p), (count.get(name(p)) ?? 0) + 1);
+  return [...new Set(paths)].filter((p) => (count.get(name(p)) ?? 0) > 1);
+}
+
 /**
  * The matches of a name pattern with a word between wildcards (`*test*`) in which the word is only
- * part of a longer word (`latest_810_batch.edi`), when other matches hold it on its own
- * (`test_204_01.edi`, `onboarding_test_214.edi`); none for any other pattern.
+ * part of a longer word (`latest_810_batch.edi`) or of a numbered one (`essay-part1.pdf` for
+ * `*part*`), when other matches hold it on its own (`test_204_01.edi`, `onboarding_test_214.edi`,
+ * `essay.pdf.part`); none for any other pattern.
  */
 export function gluedMatches(pattern: string, matches: readonly string[]): string[] {
   const name = pattern.slice(pattern.lastIndexOf('/') + 1);
   const word = /^\*([A-Za-z]{3,})\*/.exec(name)?.[1]?.toLowerCase();
   if (!word) return [];
-  const alone = new RegExp(`(^|[^a-z])${word}([^a-z]|$)`);
+  const alone = new RegExp(`(^|[^a-z0-9])${word}([^a-z0-9]|$)`);
   const base = (m: string) => m.slice(m.lastIndexOf('/') + 1).toLowerCase();
   const glued = matches.filter((m) => base(m).includes(word) && !alone.test(base(m)));
   return glued.length > 0 && glued.length < matches.length ? glued : [];
@@ -223,6 +233,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('setuid_mode(string): bool', (mode: string) => grantsSetuid(mode))
   .registerFunction('off_kind(dyn): list<string>', (paths: unknown) => offKind(Array.isArray(paths) ? paths.map(String) : [], current.ask))
     .registerFunction('base(string): string', (p: string) => p.replace(/\/+$/, '').split('/').pop() ?? '')
+    .registerFunction('shared_names(dyn): list<string>', (paths: unknown) => sharedNames(Array.isArray(paths) ? paths.map(String) : []))
   .registerFunction('plain(string): string', (text: string) => plainWords(text))
   .registerFunction('foreign_home(string): bool', (p: string) => foreignHome(p))
   .registerFunction('abs(string): string', (p: string) => normalizePath(p, current.cwd, current.home))
