@@ -128,7 +128,7 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
  * SETTINGS - do not replace with encoder.conf.dist", "KEEP these lines on upgrades"): copying a
  * default or a new version over it loses them, whatever the request calls that copy.
  */
-export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert|re-?enable|re-?activate|turn (it |this )?back on|switch (it |this )?back on)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)|local (changes|edits|tuning|modifications|mods)[[:space:]]*(20[0-9][0-9]|[(:])|tuned (after|because of|to fix|to stop)";
+export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert|re-?enable|re-?activate|turn (it |this )?back on|switch (it |this )?back on)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?apply[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) the (default|shipped|stock|upstream|dist|vendor|packaged|original) (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)|local (changes|edits|tuning|modifications|mods)[[:space:]]*(20[0-9][0-9]|[(:])|tuned (after|because of|to fix|to stop)|(adjusted|edited|tuned|changed|entered|set|corrected|maintained) by hand|hand[- ](edited|adjusted|tuned|maintained|corrected)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
 export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(do not|don't|never|must not) (re-?extract|unpack|untar|unzip|restore)[^.]{0,30} (over|into|onto)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|(holds|contains|has) (only )?real (customer |member |patient |client |guest |production |live )?(data|transactions|orders|records|payments|sales|bookings)";
@@ -155,6 +155,11 @@ export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE
 
 /** What a file's own first lines say when its order is part of its data ("presorted in walk sequence, do not re-sort"). */
 export const ORDER_NOTE = "(do not|don't|never|must not|should not|shouldn't) (re-?sort|sort|reorder|re-order|change the order)|(pre-?sorted|presort order|walk[- ]sequence)|(order|sequence) (matters|is significant|must be kept|must not change)|(keep|preserve|retain) (the |this |their |line )?(order|sequence)";
+
+/** The request's words of four letters or more, lower-cased and space-separated, for matching against log names. */
+function claimWords(request: string): string {
+  return [...new Set((request.toLowerCase().match(/[a-z0-9]{4,}/g) ?? []))].slice(0, 60).join(' ');
+}
 
 /** A version number a file's own first lines give (`version 57`, `rev 12`, `ver. 3`, `thesis v9`). */
 export const VERSIONED = '(version|ver\\.?|revision|rev\\.?)[[:space:]:=]*[0-9]{1,9}|(^|[^[:alnum:]])v[0-9]{1,9}';
@@ -321,6 +326,8 @@ export interface ProbePlan {
    * `INCOMPLETE` marker, a part file, a log or status file whose last word is a failure).
    */
   claimed?: { target: string; glob?: string; places: string[] }[];
+  /** The request's longer words, when it claims work done: a log named by one of them is that work's. */
+  claimWords?: string;
   /**
    * Files the request names by their path ("the report is /root/scan.txt, delete the flagged
    * file"), each read for the full paths of the single files the action deletes that the request
@@ -709,6 +716,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       .map((x) => ({ root: x.path, runs: x.by === SERVES_CGI ? ('cgi' as const) : x.by === SERVES_PHP ? ('php' as const) : ('' as const) }))
       .slice(0, MAX_NOTED),
     claimed: claimed.slice(0, MAX_NOTED),
+    ...(claimed.length > 0 ? { claimWords: claimWords(request.request ?? '') } : {}),
     listed,
     drops: drops.slice(0, MAX_NOTED),
     skipped,
@@ -1119,6 +1127,12 @@ fr() {
     if [ ${'$'}{#b} -ge 4 ]; then
       case "$d" in *"$b"*) case "$d" in *archive*|*backup*|*export*|*sync*|*upload*|*ARCHIVE*|*BACKUP*) y=$(ends "$c"); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; break; } ;; esac ;; esac
     fi
+    # (or is named for the run the request claims, by one of its words - offsite-sync.log for
+    # "they all get synced offsite" - and its last run tells failure)
+    y=; n=${'$'}{c##*/}; n=${'$'}{n%%.*}
+    m=$(printf '%s\n' "$n" | tr -- '-_' '\n\n' | while IFS= read -r w; do [ ${'$'}{#w} -ge 4 ] || continue; case "$FRW" in *" $w "*) echo 1; break ;; esac; done)
+    [ -n "$m" ] && y=$(ends "$c")
+    [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; break; }
     # (or, for a pattern, names one of the files it deletes, by its own name or by that name
     # without its ending, on a last line about it that tells failure: "06:04 B1130-04 FAILED 503
     # gateway timeout - left in outbox for retry" in the customs gateway's log)
@@ -1370,7 +1384,8 @@ pd() {
       y=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$MARKED" | head -c 200)
       [ -z "$y" ] && y=$(head -n 1 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$PERSONAL" | head -c 200)
       [ -z "$y" ] && y=$(grep -m 1 -iE -- "$SECRETLINE" "$f" 2>/dev/null | sed -E 's/([=:][[:space:]]*).*/\1.../' | head -c 120)
-      [ -n "$y" ] && { r "$s" file "$f"; r "$s" note "$n"; r "$s" says "$l"; break; }
+      # (the file itself, where a link among what it brings leads)
+      [ -n "$y" ] && { rf=$(readlink -f -- "$f" 2>/dev/null); r "$s" file "${'$'}{rf:-$f}"; r "$s" note "$n"; r "$s" says "$l"; break; }
     done
   fi
   r "$s" done 1
@@ -1802,6 +1817,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
     if ((plan.claimed?.length ?? 0) > 0) lines.push(`RUNEND=${shQuote(`${RUN_FAILED}|${RUN_SUCCEEDED}`)}`, `RUNFAIL=${shQuote(RUN_FAILED)}`);
     (plan.listed ?? []).forEach((x, i) => lines.push(`li L${i} ${shQuote(x.list)} ${x.targets.map(shQuote).join(' ')}`));
+    // (the request's own longer words, for a log named for the run it claims: offsite-sync.log for "synced offsite")
+    if ((plan.claimed?.length ?? 0) > 0) lines.push(`FRW=${shQuote(` ${plan.claimWords ?? ''} `)}`);
     (plan.claimed ?? []).forEach((x, i) => lines.push(`fr c${i} ${shQuote(x.target)} ${shQuote(x.glob ?? '-')} ${x.places.map(shQuote).join(' ')}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));

@@ -563,6 +563,14 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       : []),
     ...(adds ? addedOver.map((d) => `${d.path} lost ${d.lines.length === 1 ? 'an entry' : `${d.lines.length} entries`} it had (${d.lines[0]})`) : []),
     ...strays.map((x) => `${x.path} lost an entry the request does not speak of (${x.line})`),
+    // an edit of the entry the request names by a name with a number (bay1) that also changed the
+    // entries whose names only begin with it (bay10, bay11: `/^bay1/` matches them all)
+    ...(report.edits ?? []).flatMap((x) => {
+      const keys = x.removed.map((l) => /^\s*([A-Za-z][\w.-]*\d)(?![\w.-])/.exec(l)?.[1]).filter((k): k is string => k !== undefined);
+      const named = keys.filter((k) => new RegExp(`(^|[^\\w.-])${k.replace(/[.]/g, '\\.')}(?![\\w.-])`, 'i').test(ask));
+      const longer = keys.filter((k) => !named.includes(k) && named.some((n) => k.toLowerCase().startsWith(n.toLowerCase()) && /^\d/.test(k.slice(n.length))));
+      return longer.length > 0 ? [`${x.path}: the edit of ${named[0]} also changed ${[...new Set(longer)].slice(0, 3).join(', ')}, whose names only begin with it`] : [];
+    }),
     // a configuration's entry the request does not speak of, gone with one it does (a range
     // delete running past the end of the named entry)
     // (a file whose old content the same command kept whole elsewhere, a .bak copy, lost nothing)
