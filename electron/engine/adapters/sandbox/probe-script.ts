@@ -1385,7 +1385,7 @@ pd() {
       [ -z "$y" ] && y=$(head -n 1 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$PERSONAL" | head -c 200)
       [ -z "$y" ] && y=$(grep -m 1 -iE -- "$SECRETLINE" "$f" 2>/dev/null | sed -E 's/([=:][[:space:]]*).*/\1.../' | head -c 120)
       # (the file itself, where a link among what it brings leads)
-      [ -n "$y" ] && { rf=$(readlink -f -- "$f" 2>/dev/null); r "$s" file "${'$'}{rf:-$f}"; r "$s" note "$n"; r "$s" says "$l"; break; }
+      [ -n "$y" ] && { rf=$(readlink -f -- "$f" 2>/dev/null); r "$s" file "${'$'}{rf:-$f}"; [ -n "$rf" ] && [ "$rf" != "$f" ] && [ -L "$f" ] && r "$s" linked 1; r "$s" note "$n"; r "$s" says "$l"; break; }
     done
   fi
   r "$s" done 1
@@ -2136,7 +2136,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   (plan.drops ?? []).forEach((x, i) =>
     answer('public-drop', x.dest, `D${i}`, 'the folder it copies into could not be read', (rec) => {
       const file = rec.get('file')?.[0];
-      return file ? { file, note: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' } : null;
+      return file ? { file, note: rec.get('note')?.[0] ?? '', says: rec.get('says')?.[0] ?? '', ...(rec.get('linked')?.[0] === '1' ? { linked: true } : {}) } : null;
     }),
   );
   plan.served.forEach((x, i) =>

@@ -115,7 +115,7 @@ export interface ProbesEnv {
    */
   lockHolders: Record<string, string>;
   /** Copies or moves into a place a note calls public (its file, the note and its line) that bring a file holding a secret or personal data. */
-  publicDrops: { dest: string; file: string; note: string; says: string }[];
+  publicDrops: { dest: string; file: string; note: string; says: string; linked: boolean }[];
   /** Accounts the action takes out that still run a process: the account and the process (pid, command line). */
   busyAccounts: { account: string; process: string }[];
   /** Jobs of crontabs the action removes or replaces whole: the line, its program's file name, that name without its ending, and that with - _ . read as spaces. */
@@ -210,7 +210,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       // so may an account nobody could look up still run a process
       if (r.probe === 'account-busy') env.busyAccounts.push({ account: r.target, process: `unknown (${r.error ?? 'no answer'})` });
       // and a copy into a folder nobody could look at be going somewhere public with a secret
-      if (r.probe === 'public-drop') env.publicDrops.push({ dest: r.target, file: '', note: '', says: `unknown (${r.error ?? 'no answer'})` });
+      if (r.probe === 'public-drop') env.publicDrops.push({ dest: r.target, file: '', note: '', says: `unknown (${r.error ?? 'no answer'})`, linked: false });
       // and a crontab nobody could read hold a job the request does not speak of
       if (r.probe === 'cron-jobs') env.cronJobs.push({ table: r.target, line: `unknown (${r.error ?? 'no answer'})`, program: '', stem: '(unread)', words: '(unread)' });
       continue;
@@ -285,7 +285,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     } else if (r.probe === 'lock-holder' && typeof v === 'string' && v !== '') env.lockHolders[r.target] = v;
     else if (r.probe === 'public-drop' && v && typeof v === 'object' && !Array.isArray(v)) {
       const x = v as Record<string, unknown>;
-      env.publicDrops.push({ dest: r.target, file: String(x['file'] ?? ''), note: String(x['note'] ?? ''), says: String(x['says'] ?? '') });
+      env.publicDrops.push({ dest: r.target, file: String(x['file'] ?? ''), note: String(x['note'] ?? ''), says: String(x['says'] ?? ''), linked: x['linked'] === true });
     }
     else if (r.probe === 'account-busy' && typeof v === 'string' && v !== '') env.busyAccounts.push({ account: r.target, process: v });
     else if (r.probe === 'cron-jobs' && Array.isArray(v)) {
