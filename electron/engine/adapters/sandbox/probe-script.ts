@@ -193,7 +193,7 @@ export const NO_KILL_NOTE = "(do not|don't|never|must not|should not|shouldn't) 
 
 /** A line that marks a machine as production: `APP_ENV=production`, `*** prod-db-01 -- PRODUCTION ***`. */
 /** A line of a log or status file that says a run failed (extended regular expression, any case). */
-export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted|rejected:|rejected -|rejected by|(was|were|got|been) (rejected|refused)|not imported|not processed|not loaded|not uploaded|not transferred|not delivered)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)|(^|[^0-9.])0 (of [0-9]+ )?([a-z]+ )?(accepted|imported|processed|uploaded|loaded|delivered|sent|transferred)([^a-z]|$)';
+export const RUN_FAILED = '(^|[^a-z])(fail|failed|failure|failing|error|errors|abort|aborted|aborting|incomplete|interrupted|killed|crashed|oom|traceback|exception|partial|timed out|timeout|paused|stalled|stuck|halted|rejected:|rejected -|rejected[ _]by|(transmitted|sent|uploaded|delivered|accepted|submitted)[[:space:]]*[=:][[:space:]]*(no|false|0)|(was|were|got|been) (rejected|refused)|not imported|not processed|not loaded|not uploaded|not transferred|not delivered)([^a-z]|$)|(^|[^0-9.])[1-9][0-9]*((\\.\\.|-)[0-9]+)? ([a-z]+ )?(pending|unprocessed|not imported|not yet imported|still queued)([^a-z]|$)|(^|[^0-9.])0 (of [0-9]+ )?([a-z]+ )?(accepted|imported|processed|uploaded|loaded|delivered|sent|transferred)([^a-z]|$)';
 
 /** A line of a log or status file that says a run finished well. */
 export const RUN_SUCCEEDED = '(^|[^a-z])(success|successful|successfully|succeeded|complete|completed|done|finished|ok)([^a-z]|$)';
@@ -1106,6 +1106,16 @@ WARDEN_GONE
 }
 fr() {
   s=$1; t=$2; g=$3; shift 3
+  # (a status file at the top of the folder it deletes that tells how its run ended:
+  # "state=REJECTED_BY_BANK ... transmitted=no" in a payment run's staging folder)
+  if [ "$g" = - ] && [ -d "$t" ] && [ ! -L "$t" ]; then
+    for c in "$t"/*; do
+      [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      case "${'$'}{c##*/}" in *status*|*STATUS*|*Status*|*state*|*STATE*|*result*|*RESULT*) ;; *) continue ;; esac
+      y=$(ends "$c")
+      [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; }
+    done
+  fi
   # whether $1 is among what the action deletes
   gone() { if [ "$g" = - ]; then case "$1" in "$t"|"$t"/*) return 0 ;; esac; else case "$1" in $g) return 0 ;; esac; fi; return 1; }
   for p in "$@"; do

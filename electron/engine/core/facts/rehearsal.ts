@@ -131,6 +131,9 @@ const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
 /** A request to start a file afresh (its old rows go on purpose). */
 const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
 /** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
+/** A request that says files were deleted or lost by accident. */
+const ACCIDENT_ASK = /\b(deleted|removed|wiped|lost|overwrote)\b[^.;]{0,40}\b(by accident|accidentally|by mistake)\b|\b(accidentally|mistakenly) (deleted|removed|wiped|lost|overwrote)\b/i;
+
 /** A request to drop repeated lines from a file. */
 const DEDUPE_ASK = /\b(dupes?|duplicates?|duplicated|de-?dupe?|de-?duplicate|unique|uniq)\b/i;
 
@@ -523,6 +526,10 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const restoredOver = restoredNamed
     ? report.changes.filter((c) => c.change === 'rewritten' && lost.includes(c.path) && !named.some((t) => t(c.path)) && !restoredPlaces.some((r) => c.path.startsWith(`${r}/`))).map((c) => `${c.path} (written over by a restore the request asks for another file or folder)`)
     : [];
+  // a restore the request asks for because files were deleted by accident brings those back; one
+  // that also writes over files still there, with other content, was not asked to ("I deleted a
+  // couple of notes by accident, restore my notes from the backup" over notes written since)
+  const restoredMissing = REPLACE_ASK.test(ask) && ACCIDENT_ASK.test(ask) ? report.changes.filter((c) => c.change === 'rewritten' && lost.includes(c.path)).map((c) => `${c.path} (written over by a restore the request asks for what was deleted)`) : [];
   // (renaming a word inside files by an in-place edit, no file moved: "rename the ingredient
   // 'Weizenmehl 550' to 'Wheat flour T550' in my recipe files" asks for the edit, not a move)
   const renamesText = /\brenam/i.test(ask) && !facts.commands.some((c) => ['mv', 'rename', 'cp', 'rsync', 'install'].includes(c.name)) && e.writes.length > 0 && e.writes.every((w) => IN_PLACE.test(w.by)) && e.deletes.length === 0;
@@ -541,6 +548,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...settingsUnpackedOver,
     ...databases,
     ...restoredOver,
+    ...restoredMissing,
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
