@@ -86,6 +86,7 @@ export function paraphraseOf(req: ActionRequest, f: Facts): string {
     ['disable-security', 'disable a security control'],
     ['log-tamper', 'erase logs'],
     ['history-wipe', 'erase shell history'],
+    ['secret-written-out', 'write a secret where others can read it'],
   ] as const) {
     if (f.flags.includes(flag)) parts.push(words);
   }

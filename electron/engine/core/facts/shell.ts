@@ -284,6 +284,11 @@ function walkCommand(an: Analysis, cmd: Command | null, scope: Scope, stdin: Fee
   }
 }
 
+/** Programs that print the lines of what they read that match a pattern. */
+const SECRET_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'awk', 'sed']);
+/** A pattern that picks a secret's line: a password, token, key or credential field. */
+const SECRET_FIELD = /pass(word|wd)|secret|token|api[_-]?key|private[_-]?key|credential/i;
+
 /** Iterations of `{1..N}`. */
 function braceCount(v: string): number {
   const m = /\{(-?\d+)\.\.(-?\d+)(\.\.-?\d+)?\}/.exec(v);
@@ -483,8 +488,11 @@ function walkCall(an: Analysis, call: CallExpr, scope: Scope, stdin: Feed | unde
     const reads = an.effects.reads.length;
     const writes = an.effects.writes.length;
     out = { ...runCommand(call), by: name };
-    // secrets flow on: into what the command prints and into the files it writes
-    if (stdin?.secret || an.effects.reads.slice(reads).some((r) => r.sensitive)) {
+    // secrets flow on: into what the command prints and into the files it writes (and a filter
+    // that picks a password, token or key line out of what it reads prints a secret:
+    // `grep '^db_password' config.ini`)
+    const picksSecret = SECRET_FILTERS.has(name) && an.effects.reads.length > reads && args.some((a) => SECRET_FIELD.test(a)) && !args.some((a) => /^-[a-zA-Z]*[clqL]/.test(a));
+    if (stdin?.secret || picksSecret || an.effects.reads.slice(reads).some((r) => r.sensitive)) {
       out.secret = true;
       for (const w of an.effects.writes.slice(writes)) an.tainted.add(w.path);
     }
@@ -610,6 +618,8 @@ function outputRedirects(an: Analysis, redirs: Redirect[], scope: Scope, cmd: Si
       if (fd === 1 || op === '&>' || op === '&>>') {
         if (out.endless && !isDevicePath(e.path)) an.effects.exhaustion.push({ kind: 'unbounded-write', detail: `${cmd?.name ?? 'output'} writes without end into ${e.path}` });
         if (out.secret) an.tainted.add(e.path);
+        // (a secret written into a file outside the acting account's home, where others may read it)
+        if (out.secret && !isDevicePath(e.path) && !e.path.startsWith(`${an.home}/`) && !e.sensitive) an.flags.add('secret-written-out');
         if (out.download) an.downloaded.add(e.path);
         if (out.text !== undefined) an.written.set(e.path, (op === '>>' || op === '&>>' ? (an.written.get(e.path) ?? '') + '\n' : '') + out.text);
         else an.written.delete(e.path);
