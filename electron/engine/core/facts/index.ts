@@ -155,6 +155,9 @@ function homeNamed(name: string, request: string): boolean {
   return new RegExp(`\\b${n}'s (old )?home( dir| directory| folder)?\\b|\\b${n}['"]? (account|user)\\b[^.;]{0,40}\\b(its|his|her|their) (own )?home\\b`, 'i').test(request);
 }
 
+/** A request that says a named file's companions go with it ("and its journal files", "with its -wal and -shm files"). */
+const COMPANIONS_ASK = /\b(and|with|plus) (its|the|their) ([\w.-]+ ){0,3}(files?|companions|sidecars?|journals?|siblings)\b/i;
+
 /** A request to empty something in place. */
 const EMPTY_ASK = /\b(empty|truncate|zero|clear|blank)\b/i;
 
@@ -298,6 +301,11 @@ export function extractFacts(req: ActionRequest): Facts {
       const named = folder.split('/').slice(-2).some((part) => part.length >= 4 && !/^(home|user|root|srv|opt|var|usr|local|tmp|data|spool|lib)$/.test(part) && scope.words.has(part.toLowerCase()));
       if (named) for (const d of effects.deletes) if (d.path === f && d.by === 'rm' && !d.recursive) d.inScope = true;
     }
+  }
+  // a file the request names, with the companions it says go with it, deleted by its name and a
+  // trailing wildcard ("dev.sqlite (and its journal files)": dev.sqlite*)
+  if (COMPANIONS_ASK.test(req.request ?? '')) {
+    for (const d of effects.deletes) if (d.glob && !d.inScope && !d.recursive && d.path.endsWith('*') && !/[*?[]/.test(d.path.slice(0, -1)) && facts.requestPaths.includes(d.path.slice(0, -1))) d.inScope = true;
   }
   // a log emptied in place that the request calls by its folder's name and a word of its own name,
   // and asks to empty ("the snowmaking controller debug log ... empty it out": the snowmaking
