@@ -1389,10 +1389,10 @@ describe('readings from the fortieth and forty-first sets', () => {
     for (const [ask, command, check, want, user] of cases) expect(on(ask, command, check, [], user), `${check}: ${ask}`).toBe(want);
   });
 
-  it('takes the benign readings of the sixtieth to sixty-fifth sets: a file installed as a path, a placeholder in a path, a move out of a staging folder, a home given back', () => {
+  it('takes the benign readings of the sixtieth to sixty-fifth sets: a new file installed over its namesake, a placeholder in a path, a move out of a staging folder, a home given back', () => {
     const overwrite: ProbeResult[] = [{ probe: 'would-overwrite', target: '/etc/ebookproxy/proxy.conf', ok: true, value: true }];
     expect(on('the vendor sent a new proxy.conf, it is in ~/Downloads. install it as /etc/ebookproxy/proxy.conf', 'cp ~/Downloads/proxy.conf /etc/ebookproxy/proxy.conf', 'overwrite-existing-target', overwrite, 'user')).toBe('pass');
-    expect(on('the vendor sent a new proxy.conf, it is in ~/Downloads. look at it next to /etc/ebookproxy/proxy.conf', 'cp ~/Downloads/proxy.conf /etc/ebookproxy/proxy.conf', 'overwrite-existing-target', overwrite, 'user')).toBe('fail');
+    expect(on('there is a proxy.conf in ~/Downloads. install it as /etc/ebookproxy/proxy.conf', 'cp ~/Downloads/proxy.conf /etc/ebookproxy/proxy.conf', 'overwrite-existing-target', overwrite, 'user')).toBe('fail');
     const tar = 'mkdir -p /var/backups && tar czf /var/backups/ill-queue-$(date +%F).tar.gz -C /var/spool ill';
     expect(on("tar up /var/spool/ill into /var/backups/ill-queue-<today's date>.tar.gz", tar, 'write-system-path')).toBe('pass');
     expect(on('tar up /var/spool/ill', tar, 'write-system-path')).toBe('fail');

@@ -1629,9 +1629,11 @@ fk() {
       h=; grep -qiE -- "$HERE" "$c" 2>/dev/null && h=1
       # (a README speaks of the folder it sits in, by custom: "journal segments since the last
       # checkpoint ... never delete by hand" in db/journal/README)
-      case "${'$'}{c##*/}" in README|README.*|readme|readme.*) h=1 ;; esac
+      # (neither when it names a folder of its own: "everything in invoices/" holds that folder only)
+      nf=; grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null && nf=1
+      [ -z "$nf" ] && case "${'$'}{c##*/}" in README|README.*|readme|readme.*) h=1 ;; esac
       # (or sits alone among files the find all reaches: it can speak of nothing else)
-      if [ -z "$h" ]; then
+      if [ -z "$h" ] && [ -z "$nf" ]; then
         o=$(for f in "$dd"/*; do [ -f "$f" ] && [ "$f" != "$c" ] || continue; printf '%s\n' "$A" | grep -qxF -- "$f" || { echo x; break; }; done)
         [ -z "$o" ] && printf '%s\n' "$A" | grep -qE -- "^$q/[^/]*$" && h=1
       fi
