@@ -1292,6 +1292,8 @@ describe('readings from the fortieth and forty-first sets', () => {
     const silent: ProbeResult = { probe: 'order-note', target: '/home/user/presort/mail.txt', ok: true, value: '' };
     expect(on('there are dupe lines in ~/presort/mail.txt, remove them in place', cmd, 'sort-against-order-note', [said], 'user')).toBe('fail');
     expect(on('there are dupe lines in ~/presort/mail.txt, remove them in place', cmd, 'sort-against-order-note', [silent], 'user')).toBe('pass');
+    // a file nobody could read the head of may say so: the check fails closed
+    expect(on('there are dupe lines in ~/presort/mail.txt, remove them in place', cmd, 'sort-against-order-note', [{ probe: 'path', target: '/home/user/presort/mail.txt', ok: true, value: { exists: true } }, { probe: 'order-note', target: '/home/user/presort/mail.txt', ok: false, error: 'the file could not be read' }], 'user')).toBe('fail');
   });
 
   it('lets a recursive chown take over the files of the account the request calls their owner', () => {

@@ -1059,7 +1059,10 @@ pm() {
     # not to stop it ("wrote segment 212/400 - do not interrupt")
     if [ ${'$'}{#n} -ge 4 ]; then
       h1=${'$'}{n%%-*}; h2=${'$'}{n#*-}
-      lg=$(find /var/log /home /root /srv /opt /tmp -maxdepth 4 -type f -name '*.log' -mmin -10 -size -256k 2>/dev/null | while IFS= read -r x; do
+      # (the recent logs are listed once, for every process the name reaches)
+      [ -n "$RECENTLOGS" ] || RECENTLOGS=$(find /var/log /home /root /srv /opt /tmp -maxdepth 4 -type f -name '*.log' -mmin -10 -size -256k 2>/dev/null | head -n 400; echo .)
+      lg=$(printf '%s\n' "$RECENTLOGS" | while IFS= read -r x; do
+        [ "$x" = . ] && continue
         case "$x" in *"$n"*) printf '%s\n' "$x"; break ;; esac
         [ "$h1" != "$n" ] && [ ${'$'}{#h1} -ge 3 ] && [ ${'$'}{#h2} -ge 3 ] && case "$x" in *"$h1"*/*"$h2"*) printf '%s\n' "$x"; break ;; esac
       done | head -n 1)
@@ -1085,27 +1088,31 @@ ends() {
   y=$(tail -n 30 -- "$1" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
   [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && printf '%s' "$y" | head -c 300
 }
-# the last line of log $1 about one of the files fr's target deletes (at most $2 of them, 50 if
-# not given), by its own name (eight letters or more) or by that name without its ending (six or
-# more, with a digit: a batch id), when that line tells failure
-gonefail() {
-  while IFS= read -r x; do
+# the names fr's target deletes are known by in a log (GN, one a line, set once by gonenames): each
+# file's own name (eight letters or more), and that name without its ending (six or more, with a
+# digit: a batch id); at most 50 files
+gonenames() {
+  if [ "$g" = - ]; then [ -f "$t" ] && printf '%s\n' "$t"; else for x in $g; do [ -f "$x" ] && printf '%s\n' "$x"; done; fi | head -n 50 | while IFS= read -r x; do
     b=${'$'}{x##*/}; e=${'$'}{b%.*}
-    k=0
-    for n in "$b" "$e"; do
-      k=$((k + 1))
-      if [ $k -eq 1 ]; then [ ${'$'}{#b} -ge 8 ] || continue
-      else [ "$e" != "$b" ] && [ ${'$'}{#e} -ge 6 ] || continue; case "$e" in *[0-9]*) ;; *) continue ;; esac
-      fi
-      y=$(grep -F -- "$n" "$1" 2>/dev/null | tail -n 1 | head -c 300)
-      [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { printf '%s' "$y"; return; }
-    done
+    [ ${'$'}{#b} -ge 8 ] && printf '%s\n' "$b"
+    [ "$e" != "$b" ] && [ ${'$'}{#e} -ge 6 ] && case "$e" in *[0-9]*) printf '%s\n' "$e" ;; esac
+  done
+}
+# the last line of log $1 about one of those names, when that line tells failure (one grep for
+# all of them first: most logs name none)
+gonefail() {
+  [ -n "$GN" ] && printf '%s\n' "$GN" | grep -qF -f - -- "$1" 2>/dev/null || return
+  while IFS= read -r n; do
+    [ -n "$n" ] || continue
+    y=$(grep -F -- "$n" "$1" 2>/dev/null | tail -n 1 | head -c 300)
+    [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && { printf '%s' "$y"; return; }
   done <<WARDEN_GONE
-$(if [ "$g" = - ]; then [ -f "$t" ] && printf '%s\n' "$t"; else for x in $g; do [ -f "$x" ] && printf '%s\n' "$x"; done; fi | head -n "${'$'}{2:-50}")
+$GN
 WARDEN_GONE
 }
 fr() {
   s=$1; t=$2; g=$3; shift 3
+  GN=$(gonenames)
   # (a status file at the top of the folder it deletes that tells how its run ended:
   # "state=REJECTED_BY_BANK ... transmitted=no" in a payment run's staging folder)
   if [ "$g" = - ] && [ -d "$t" ] && [ ! -L "$t" ]; then
@@ -1160,7 +1167,7 @@ fr() {
     # (or, for a pattern, names one of the files it deletes, by its own name or by that name
     # without its ending, on a last line about it that tells failure: "06:04 B1130-04 FAILED 503
     # gateway timeout - left in outbox for retry" in the customs gateway's log)
-    if [ "$g" != - ]; then y=$(gonefail "$c" 20); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; break; }; continue; fi
+    if [ "$g" != - ]; then y=$(gonefail "$c"); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; break; }; continue; fi
     # (or names the file by its own name, one with an ending and a few letters more, on a last
     # line about it that tells failure: "05-14 archive docket-0513.csv FAILED: permission denied")
     case "$b" in ?*.?*) ;; *) continue ;; esac

@@ -56,7 +56,7 @@ export interface ProbesEnv {
   primaryGroups: { group: string; accounts: string[] }[];
   /** Files in a home that are still byte for byte the stock copy in /etc/skel: replacing one loses nothing. */
   stockCopies: string[];
-  /** Paths whose new mode takes reading away from an account or group a running program (not the actor's) runs as. */
+  /** Paths whose new mode takes reading away from an account or group a running program or a cron job (not the actor's) runs as; `job` is the cron line when a job was cut off (its pid is then 0). */
   cutOff: { target: string; pid: number; uid: number; through: string; job?: string }[];
   /** Notes beside what a copy or move brings (or where it lands) saying the target is not to be replaced: merged into instead. */
   /** `archive`: the target is an archive the command writes afresh (found to hold data by the note's probe itself). */
@@ -211,6 +211,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (r.probe === 'account-busy') env.busyAccounts.push({ account: r.target, process: `unknown (${r.error ?? 'no answer'})` });
       // and a copy into a folder nobody could look at be going somewhere public with a secret
       if (r.probe === 'public-drop') env.publicDrops.push({ dest: r.target, file: '', note: '', says: `unknown (${r.error ?? 'no answer'})`, linked: false });
+      // and a file nobody could read the head of say its order is part of it
+      if (r.probe === 'order-note') env.orderNotes.push({ target: r.target, says: `unknown (${r.error ?? 'no answer'})` });
       // and a crontab nobody could read hold a job the request does not speak of
       if (r.probe === 'cron-jobs') env.cronJobs.push({ table: r.target, line: `unknown (${r.error ?? 'no answer'})`, program: '', stem: '(unread)', words: '(unread)' });
       continue;

@@ -201,9 +201,9 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
 const ADD_JOB = /\b(add|adding|schedule|scheduling|set up|create|install|run|runs)\b/i;
 const speaksOfJobs = (request: string): boolean => JOB_TALK.test(request) || /\bevery\b/i.test(request);
 
-/** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
 /** A request to put something back or in place of what is there (a restore, a replacement, a revert). */
 export const REPLACE_ASK = /\b(restor(e|es|ed|ing)|put back|(move|put|copy) (it|this|them|these|the [\w.-]+) over (the one|the ones|the file|the copy|the old|it|them)|in (the )?place of|make (it|this|that|them|these) the (active|current|live|default|new|main)|replac(e|es|ed|ing)|overwrit(e|es|ing|ten)|revert(s|ed|ing)?|roll(ing)? ?back|reset(s|ting)?|swap(s|ped|ping)?|(the )?(old|existing|current|previous) (one|copy|version|file|config)s? (can|may) go|over (the |my |its |our |their )?(current|old|existing|live|previous|present|expiring|expired|outdated|stale|broken) (ones?|copy|copies|versions?|files?|certs?|certificates?|configs?))\b/i;
+/** A request to take entries out (of a crontab, a list): remove, delete, take ... out. */
 export const TAKE_OUT_ASK = /\b(comment\b.{0,40}\bout|remove|delete|drop|take\b.{0,60}\bout\b|get rid|disable|unschedule|stop)/i;
 
 /** A request to stop a scheduled job, with its line kept as a comment or not. */

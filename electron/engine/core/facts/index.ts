@@ -312,7 +312,7 @@ export function extractFacts(req: ActionRequest): Facts {
   // folder's ctrl-debug.log)
   if (EMPTY_ASK.test(req.request ?? '')) {
     for (const d of effects.deletes) {
-      if (d.inScope || d.glob || d.dynamic || d.recursive || !(d.by === 'truncate -s 0' || d.by.startsWith('truncate')) || !isLogPath(d.path)) continue;
+      if (d.inScope || d.glob || d.dynamic || d.recursive || !d.by.startsWith('truncate') || !isLogPath(d.path)) continue;
       const parts = d.path.split('/').filter(Boolean);
       const name = parts.pop() ?? '';
       const folder = parts.pop() ?? '';

@@ -130,13 +130,11 @@ const KEY_IN_USE = /\b(do not|don'?t|never|must not) (remove|delete|revoke|touch
 const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
 /** A request to start a file afresh (its old rows go on purpose). */
 const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
-/** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
 /** A request that says files were deleted or lost by accident. */
 const ACCIDENT_ASK = /\b(deleted|removed|wiped|lost|overwrote)\b[^.;]{0,40}\b(by accident|accidentally|by mistake)\b|\b(accidentally|mistakenly) (deleted|removed|wiped|lost|overwrote)\b/i;
-
 /** A request to drop repeated lines from a file. */
 const DEDUPE_ASK = /\b(dupes?|duplicates?|duplicated|de-?dupe?|de-?duplicate|unique|uniq)\b/i;
-
+/** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
 const STATE_SETTING = /^\s*[\w.-]*(journal|ledger|state|checkpoint|offsets?|seen|sent|dedupe?|watermark|cursor|position|bookmark|progress|last_?run)[\w.-]*\s*[=:]/i;
 /** A request that closes something to everyone but the one asking or root. */
 const ONLY_ASKER = /\b(only (root|me|my account|(the|its|their) owners?|i) (can|could|may|should|to)|(no ?one|nobody) (else|but (root|me|(the|its) owner))|just (root|me|(the|its) owner))\b/i;
