@@ -46,6 +46,7 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const x of plan.listed ?? []) out.push({ probe: 'listed', target: x.list, ok: false, error });
   for (const x of plan.drops ?? []) out.push({ probe: 'public-drop', target: x.dest, ok: false, error });
   for (const x of plan.claimed ?? []) out.push({ probe: 'failed-run', target: x.target, ok: false, error });
+  for (const x of plan.linkedTo ?? []) out.push({ probe: 'link-failed-run', target: x, ok: false, error });
   for (const x of plan.served) out.push({ probe: 'served', target: x.root, ok: false, error });
   for (const a of plan.accounts) out.push({ probe: 'account-id', target: `${a.of}:${a.name}`, ok: false, error });
   for (const x of plan.substitutions) out.push({ probe: 'substitution', target: `s/${x.re}/`, ok: false, error });

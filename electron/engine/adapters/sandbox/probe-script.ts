@@ -329,6 +329,13 @@ export interface ProbePlan {
   /** The request's longer words, when it claims work done: a log named by one of them is that work's. */
   claimWords?: string;
   /**
+   * Folders a symbolic link is about to point at (`ln -sfn releases/4.3 current`), each looked
+   * through for a sign that the run that filled it failed: a marker (`INCOMPLETE`, `_FAILED`, a
+   * part file) in it or one level down, or a log or status file at its top whose last line
+   * telling failure from success tells failure.
+   */
+  linkedTo?: string[];
+  /**
    * Files the request names by their path ("the report is /root/scan.txt, delete the flagged
    * file"), each read for the full paths of the single files the action deletes that the request
    * does not name itself: a file it lists is one the request points to.
@@ -679,6 +686,17 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       claimed.push({ target, ...(glob !== undefined ? { glob } : {}), places: places.slice(0, 4) });
     }
   }
+  // the folders the action points links at: a relative target is read from the link's own folder
+  const linkedTo = new Set<string>();
+  for (const w of e.writes) {
+    if (!w.by.startsWith('ln -s') || w.dynamic || !plain(w.path)) continue;
+    const ln = facts.commands.find((c) => c.name === 'ln' && !c.dynamic && c.argv.length >= 3 && (c.argv[c.argv.length - 1] ?? '').replace(/\/+$/, '').split('/').pop() === w.path.split('/').pop());
+    const operands = ln?.argv.slice(1).filter((a) => !a.startsWith('-')) ?? [];
+    const to = operands.length === 2 ? operands[0]! : undefined;
+    if (to === undefined || GLOB.test(to) || !plain(to)) continue;
+    const abs = to.startsWith('/') ? to : `${parentOf(w.path)}/${to}`;
+    linkedTo.add(abs.replace(/\/+$/, '').replace(/\/\.\//g, '/') || '/');
+  }
   // the files the request names that may list what a single-file delete removes
   const outside = [...new Set(e.deletes.filter((x) => !x.inScope && !x.recursive && !x.glob && fixed(x)).map((x) => x.path))].slice(0, MAX_NOTED);
   const listed = outside.length === 0 ? [] : facts.requestPaths.filter((p) => plain(p) && !GLOB.test(p) && !outside.includes(p)).slice(0, MAX_LISTS).map((list) => ({ list, targets: outside }));
@@ -717,6 +735,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       .slice(0, MAX_NOTED),
     claimed: claimed.slice(0, MAX_NOTED),
     ...(claimed.length > 0 ? { claimWords: claimWords(request.request ?? '') } : {}),
+    linkedTo: [...linkedTo].filter((t) => t !== '/').slice(0, MAX_NOTED),
     listed,
     drops: drops.slice(0, MAX_NOTED),
     skipped,
@@ -1110,6 +1129,27 @@ gonefail() {
 $GN
 WARDEN_GONE
 }
+# the marker files in folder $1 or one level down that say a run failed or stopped part way
+markers() {
+  find "$1" -mindepth 1 -maxdepth 2 \( -iname '_failed' -o -iname 'failed' -o -iname '*.failed' -o -iname '_failure' -o -iname 'incomplete' -o -iname '_incomplete' -o -iname '*.incomplete' -o -iname 'aborted' -o -iname '_aborted' -o -iname '*.aborted' -o -iname '_error' -o -iname '*.part' -o -iname '*.partial' \) 2>/dev/null
+}
+# a sign that the run that filled folder $2, which a link is about to point at, failed: a marker
+# in it or one level down, or a log or status file at its top whose last line telling failure
+# from success tells failure (not a README or a note: those tell how to run it, failures and all)
+lf() {
+  if [ -d "$2" ]; then
+    m=$(markers "$2" | head -n 1)
+    if [ -n "$m" ]; then r "$1" failed "$m"; r "$1" says "$m"; r "$1" done 1; return; fi
+    for c in "$2"/* "$2"/.[!.]*; do
+      [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+      case "${'$'}{c##*/}" in *error*|*ERROR*|*.err|*err.log|*stderr*) continue ;; esac
+      case "${'$'}{c##*/}" in *log*|*LOG*|*.out|*status*|*STATUS*|*state*|*STATE*|*result*|*RESULT*) ;; *) continue ;; esac
+      y=$(ends "$c")
+      if [ -n "$y" ]; then r "$1" failed "$c"; r "$1" says "$y"; break; fi
+    done
+  fi
+  r "$1" done 1
+}
 fr() {
   s=$1; t=$2; g=$3; shift 3
   GN=$(gonenames)
@@ -1127,7 +1167,7 @@ fr() {
   gone() { if [ "$g" = - ]; then case "$1" in "$t"|"$t"/*) return 0 ;; esac; else case "$1" in $g) return 0 ;; esac; fi; return 1; }
   for p in "$@"; do
     [ -d "$p" ] && [ ! -L "$p" ] || continue
-    m=$(find "$p" -mindepth 1 -maxdepth 2 \( -iname '_failed' -o -iname 'failed' -o -iname '*.failed' -o -iname '_failure' -o -iname 'incomplete' -o -iname '_incomplete' -o -iname '*.incomplete' -o -iname 'aborted' -o -iname '_aborted' -o -iname '*.aborted' -o -iname '_error' -o -iname '*.part' -o -iname '*.partial' \) 2>/dev/null | while IFS= read -r x; do gone "$x" && continue; printf '%s\n' "$x"; break; done)
+    m=$(markers "$p" | while IFS= read -r x; do gone "$x" && continue; printf '%s\n' "$x"; break; done)
     if [ -n "$m" ]; then r "$s" failed "$m"; r "$s" says "$m"; r "$s" done 1; return; fi
     for c in "$p"/* "$p"/.[!.]*; do
       [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && ! gone "$c" || continue
@@ -1848,11 +1888,12 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
     plan.served.forEach((x, i) => lines.push(`sv v${i} ${shQuote(x.root)} ${x.runs || '-'}`));
-    if ((plan.claimed?.length ?? 0) > 0) lines.push(`RUNEND=${shQuote(`${RUN_FAILED}|${RUN_SUCCEEDED}`)}`, `RUNFAIL=${shQuote(RUN_FAILED)}`);
+    if ((plan.claimed?.length ?? 0) + (plan.linkedTo?.length ?? 0) > 0) lines.push(`RUNEND=${shQuote(`${RUN_FAILED}|${RUN_SUCCEEDED}`)}`, `RUNFAIL=${shQuote(RUN_FAILED)}`);
     (plan.listed ?? []).forEach((x, i) => lines.push(`li L${i} ${shQuote(x.list)} ${x.targets.map(shQuote).join(' ')}`));
     // (the request's own longer words, for a log named for the run it claims: offsite-sync.log for "synced offsite")
     if ((plan.claimed?.length ?? 0) > 0) lines.push(`FRW=${shQuote(` ${plan.claimWords ?? ''} `)}`);
     (plan.claimed ?? []).forEach((x, i) => lines.push(`fr c${i} ${shQuote(x.target)} ${shQuote(x.glob ?? '-')} ${x.places.map(shQuote).join(' ')}`));
+    (plan.linkedTo ?? []).forEach((x, i) => lines.push(`lf F${i} ${shQuote(x)}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));
     (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
@@ -2181,6 +2222,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }),
   );
   (plan.listed ?? []).forEach((x, i) => answer('listed', x.list, `L${i}`, 'the file the request names could not be read', (rec) => rec.get('listed') ?? []));
+  (plan.linkedTo ?? []).forEach((x, i) => answer('link-failed-run', x, `F${i}`, 'the folder a link is about to point at could not be read', (rec) => ({ file: rec.get('failed')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })));
   (plan.claimed ?? []).forEach((x, i) =>
     answer('failed-run', x.target, `c${i}`, 'the folders around what is about to be deleted could not be read', (rec) => ({ file: rec.get('failed')?.[0] ?? '', says: rec.get('says')?.[0] ?? '' })),
   );

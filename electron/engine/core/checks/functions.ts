@@ -148,6 +148,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
   { signature: 'names_setting(key): bool', description: 'the request names the setting: one of its parts (oidc_issuer -> oidc, issuer) of three letters or more is a word of the request' },
   { signature: 'numbers_beyond(pattern, matches): list<string>', description: 'the matches of a pattern whose fixed part ends in a number the request says (run_1* for "run 1") that go on into a longer number (run_10), unless the request says that number or asks for everything starting so' },
+  { signature: 'unmarked_matches(pattern, matches): list<string>', description: 'the matches of a pattern whose names hold no word the request adds to the pattern (dry-run for test-*.html), when other matches hold one' },
   { signature: 'moved_named(link, to): bool', description: 'the link is a place the request names and leads to the same place moved elsewhere, its target carrying its name (/var/spool/squid/cache -> /data/squid-cache)' },
   { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
   { signature: 'world_readable(mode): bool', description: 'a chmod mode that lets others read (644, o+r)' },
@@ -195,6 +196,45 @@ export function gluedMatches(pattern: string, matches: readonly string[]): strin
   return glued.length > 0 && glued.length < matches.length ? glued : [];
 }
 
+/** Request words that say what to do or when, not which files are meant. */
+const UNMARKING = new Set(
+  'the and for from with this that these those them they their there then than all any some each every only just now also into onto out off over under about after before again please can could would should will you your our ours mine my its his her who what which when where why how here not but yet still already new old older oldest stale leftover left over delete deleting deleted remove removing removed clear clearing clean cleaning cleanup wipe wiping purge get rid drop trash toss kill nuke files file folder folders dir dirs directory ones one lot bunch stuff things thing today yesterday tonight morning evening afternoon night week weeks month months year years last next day days ago hours hour minutes earlier later since done finished need needs needed want wants don dont doesn isn aren was were are has have had been being let make sure thanks pls queue dated whole entire both'.split(' '),
+);
+
+/** A word without a plural's s ("stories" and "story" are one word; "dumps" and "dump"). */
+const singular = (w: string): string => (w.length > 4 && w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
+/**
+ * The matches of a delete pattern whose names hold none of the words the request adds to the
+ * pattern, when other matches hold one: asked to delete "the dry-run test stories, the test-*.html
+ * ones", the pattern also reaches test-match-eng-v-ind-day3.html, which holds "test" only because
+ * the pattern does, beside test-dryrun-01.html, which holds the request's "dry-run" too. A word of
+ * the request is one of three letters or more that neither the pattern (folders included) nor
+ * the plain words of asking hold; two words the request writes together count glued
+ * ("dry-run" for dryrun). The ending of a name is left out. None when no match, or every match,
+ * holds such a word, and none for a pattern that fixes no word of the name (`DIR/*`, `*.lock`).
+ */
+export function unmarkedMatches(pattern: string, matches: readonly string[], ask: string): string[] {
+  if (matches.length < 2) return [];
+  // (a pattern that fixes no word of the name, `DIR/*` or `*.lock`, takes a folder's contents or
+  // a kind by its ending: the request's words describe the folder, not names)
+  const name = pattern.slice(pattern.lastIndexOf('/') + 1).toLowerCase().replace(/(\.[a-z0-9]{1,5})+$/, '');
+  if (!/[a-z]{3,}/.test(name.replace(/\[[^\]]*\]/g, ''))) return [];
+  const own = new Set(pattern.toLowerCase().split(/[^a-z]+/).filter(Boolean).map(singular));
+  const seq = ask.toLowerCase().replace(/[\w.~-]*[*?][\w.*?-]*/g, ' ').split(/[^a-z]+/).filter(Boolean);
+  const marks = new Set([
+    ...seq.filter((w) => w.length >= 3 && !UNMARKING.has(w)).map(singular),
+    ...seq.slice(1).map((w, i) => seq[i]! + w).filter((c) => c.length >= 6),
+  ].filter((w) => !own.has(w)));
+  if (marks.size === 0) return [];
+  const words = (m: string): string[] => {
+    const name = (m.replace(/\/+$/, '').split('/').pop() ?? '').toLowerCase().replace(/(\.[a-z0-9]{1,5})+$/, '');
+    return name.split(/[^a-z]+/).filter((t) => t.length >= 3).map(singular);
+  };
+  const marked = new Set(matches.filter((m) => words(m).some((t) => marks.has(t))));
+  return marked.size === 0 || marked.size === matches.length ? [] : matches.filter((m) => !marked.has(m));
+}
+
 /** The shared environment; compiled expressions keep a reference to it. */
 export const CHECK_ENV = new Environment({
   unlistedVariablesAreDyn: false,
@@ -224,6 +264,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('names_setting(string): bool', (key: string) => namesSetting(key, current.ask))
   .registerFunction('glued_matches(string, dyn): list<string>', (pattern: string, matches: unknown) => gluedMatches(pattern, Array.isArray(matches) ? matches.map(String) : []))
+  .registerFunction('unmarked_matches(string, dyn): list<string>', (pattern: string, matches: unknown) => unmarkedMatches(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))
   .registerFunction('numbers_beyond(string, dyn): list<string>', (pattern: string, matches: unknown) => numbersBeyond(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))
   .registerFunction('moved_named(string, string): bool', (link: string, to: string) => isRelocation(link, to) && current.scope.paths.some((rp) => rp !== '/' && isUnder(link, rp)))
   .registerFunction('world_writable(string): bool', (mode: string) => grantsWorldWrite(mode))

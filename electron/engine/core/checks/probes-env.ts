@@ -122,6 +122,8 @@ export interface ProbesEnv {
   cronJobs: { table: string; line: string; program: string; stem: string; words: string }[];
   /** What the request says was already processed or copied, and the sign beside it that the run failed (a marker file, or a log's last word). */
   failedRuns: { target: string; file: string; says: string }[];
+  /** Folders a link is about to point at, with the sign in them that the run that filled them failed (a marker, or a log's last word). */
+  linkFailedRuns: { target: string; file: string; says: string }[];
   /**
    * Accounts and groups the action adds with an id that the live account files show as already
    * held by another name (`holder`), or whose name is already there (`exists`); keyed `passwd:NAME`
@@ -198,13 +200,14 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
       if (r.probe === 'lock-holder') env.lockHolders[r.target] = `unknown (${r.error ?? 'no answer'})`;
       // so may a run nobody could look into have failed
       if (r.probe === 'failed-run') env.failedRuns.push({ target: r.target, file: '', says: `unknown (${r.error ?? 'no answer'})` });
+      if (r.probe === 'link-failed-run') env.linkFailedRuns.push({ target: r.target, file: '', says: `unknown (${r.error ?? 'no answer'})` });
       // so may a machine nobody could look at be production: a request calling it a test one asks
       if (r.probe === 'production-mark') env.production = `unknown (${r.error ?? 'no answer'})`;
       // so may an account nobody could look up still run a process
@@ -300,6 +303,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     }
     else if (r.probe === 'failed-run' && v && typeof v === 'object' && !Array.isArray(v)) {
       if (v['file']) env.failedRuns.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
+    } else if (r.probe === 'link-failed-run' && v && typeof v === 'object' && !Array.isArray(v)) {
+      if (v['file']) env.linkFailedRuns.push({ target: r.target, file: String(v['file']), says: String(v['says'] ?? '') });
     } else if (r.probe === 'account-id' && v && typeof v === 'object' && !Array.isArray(v)) {
       env.accountIds.push(r.target);
       const holder = String(v['holder'] ?? '');
