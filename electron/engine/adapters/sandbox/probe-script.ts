@@ -1529,7 +1529,9 @@ dg() {
     # the manifests and configuration files beside it that are not deleted too, and the notes and
     # program sources, listed once per folder; and the notes of the folder above, where a person
     # writes about the folders of a project (/srv/crm/INCIDENT.txt on /srv/crm/db/customers.db.bak)
-    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && nb "$u" "$T" | grep '^note '); }
+    # (and the settings files there, .env and the like, whose comments a person writes in too:
+    # "# Counter sales are being recorded in data/dev.sqlite - export to finance before touching it")
+    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && { nb "$u" "$T" | grep '^note '; for c in "$u"/.env "$u"/*.env "$u"/*.conf "$u"/*.ini "$u"/*.cfg; do [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf 'conf %s\n' "$c"; done; }); }
     if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(ere "$b"); fi
     if [ -d "$f" ]; then
       # a note kept at the top of a folder it deletes that says to keep what is there ("these
@@ -1581,6 +1583,11 @@ dg() {
         # or one that names it by a pattern ("raw/*.log are the only copy of the runs"), read
         # from the note's own folder
         [ -z "$l" ] && [ ! -d "$f" ] && l=$(ng "$c" "$d" "$b")
+        if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
+      elif [ $k = conf ]; then
+        # (a settings file above that names it, with a comment line saying to keep it)
+        grep -qE -- "$re" "$c" 2>/dev/null || continue
+        l=$(grep -E -- '^[[:space:]]*(#|;|//)' "$c" 2>/dev/null | grep -m 1 -iE -- "$KEEP|$NEED" | head -c 300)
         if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
       elif [ -d "$f" ]; then
         h=$(kf "$d" "$e" "$c")
