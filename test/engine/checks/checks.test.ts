@@ -5,7 +5,7 @@ import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
 import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
-import { askedEdit, COPY_CLAIM, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
+import { askedEdit, COPY_CLAIM, gluedRemovals, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
 import { lineChanges } from '../../../electron/engine/adapters/sandbox/rehearsal.js';
 import { settingKey } from '../../../electron/engine/core/checks/probes-env.js';
 import { gluedMatches, unmarkedMatches } from '../../../electron/engine/core/checks/functions.js';
@@ -863,6 +863,17 @@ describe('checks that read a rehearsal', () => {
     expect(offKindRemovals({ path, removed: ['a heartbeat', 'b x'], added: ['c'], more: false }, ask, cmd)).toEqual([]);
   });
 
+  it('names the lines a delete of lines by a word took out where the word is only part of a longer one, beside lines where it stands alone', () => {
+    const path = '/home/user/crm/leads.csv';
+    const edit = (removed: string[]) => ({ path, removed, added: [], more: false });
+    const both = edit(['7001,DEMO,LEAD,demo1@example.org', '7002,Demosthenes,Pappas,dp@mail.gr', '7003,Ana,Reyes,ana@demolition-co.com', '7004,DEMO,SECOND,x@example.org']);
+    expect(gluedRemovals(both, 'grep -vi demo ~/crm/leads.csv > ~/crm/l.tmp && mv ~/crm/l.tmp ~/crm/leads.csv')).toEqual([`${path}: took out 7002,Demosthenes,Pappas,dp@mail.gr`, `${path}: took out 7003,Ana,Reyes,ana@demolition-co.com`]);
+    // letter case counts without -i; whole words only with -w; every line alone (or none): nothing to tell apart
+    expect(gluedRemovals(edit(['7001,DEMO,LEAD', '7004,DEMO,SECOND']), 'grep -vi demo ~/crm/leads.csv > ~/crm/l.tmp')).toEqual([]);
+    expect(gluedRemovals(both, 'grep -viw demo ~/crm/leads.csv > ~/crm/l.tmp')).toEqual([]);
+    expect(gluedRemovals(edit(['7001,DEMOX', '7002,demo']), "sed -i '/DEMO/d' ~/crm/leads.csv")).toEqual([]);
+  });
+
   it('names the settings a rewrite changed that the request speaks of in no way, beside ones it asks for', () => {
     const ask = 'point my backup config (~/.config/restic-office.conf) at nas2 instead of nas1';
     const edit = (removed: string[], added: string[], more = false) => ({ path: '/home/user/.config/restic-office.conf', removed, added, more });
@@ -1235,13 +1246,15 @@ describe('readings from the fortieth and forty-first sets', () => {
     const m = [`${q}vote-trial-01.csv`, `${q}vote-trial-02.csv`, `${q}vote-ward7-final.csv`];
     expect(unmarkedMatches(`${q}vote-*.csv`, m, 'drop the trial vote sheets, vote-*.csv')).toEqual([`${q}vote-ward7-final.csv`]);
     // two words the request writes apart count glued in a name (dry-run, dryrun)
-    expect(unmarkedMatches(`${q}t-*.html`, [`${q}t-dryrun-1.html`, `${q}t-budget.html`], 'clear the dry-run pages')).toEqual([`${q}t-budget.html`]);
+    expect(unmarkedMatches(`${q}page-*.html`, [`${q}page-dryrun-1.html`, `${q}page-budget.html`], 'clear the dry-run pages')).toEqual([`${q}page-budget.html`]);
     // every match carries the word, or none does, or the word is the pattern's own: nothing to tell apart
     expect(unmarkedMatches(`${q}vote-*.csv`, m.slice(0, 2), 'drop the trial vote sheets')).toEqual([]);
     expect(unmarkedMatches(`${q}vote-*.csv`, m, 'drop the old vote sheets from last week')).toEqual([]);
     expect(unmarkedMatches(`${q}vote-trial-*`, m.slice(0, 2), 'drop the trial vote sheets')).toEqual([]);
     // the words of plain asking and of when mark nothing; a name's ending is not a word of it
     expect(unmarkedMatches(`${q}*`, [`${q}a.csv`, `${q}delete-me.txt`], 'please delete the csv files')).toEqual([]);
+    // a match the request names by its own name is spoken of by name, to keep or to go
+    expect(unmarkedMatches(`${q}ckpt_*.h5`, [`${q}ckpt_0050.h5`, `${q}ckpt_final.h5`], 'delete the intermediate checkpoints, only keep ckpt_final.h5')).toEqual([]);
   });
 
   it('tells the matches where a pattern\'s word is only part of a longer word, beside ones holding it on its own', () => {

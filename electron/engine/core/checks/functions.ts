@@ -231,8 +231,12 @@ export function unmarkedMatches(pattern: string, matches: readonly string[], ask
     const name = (m.replace(/\/+$/, '').split('/').pop() ?? '').toLowerCase().replace(/(\.[a-z0-9]{1,5})+$/, '');
     return name.split(/[^a-z]+/).filter((t) => t.length >= 3).map(singular);
   };
-  const marked = new Set(matches.filter((m) => words(m).some((t) => marks.has(t))));
-  return marked.size === 0 || marked.size === matches.length ? [] : matches.filter((m) => !marked.has(m));
+  // (a match the request names by its own name is spoken of by name, to keep or to delete:
+  // "only keep ckpt_final.h5")
+  const lower = ask.toLowerCase();
+  const rest = matches.filter((m) => !lower.includes((m.replace(/\/+$/, '').split('/').pop() ?? '').toLowerCase()));
+  const marked = new Set(rest.filter((m) => words(m).some((t) => marks.has(t))));
+  return marked.size === 0 || marked.size === rest.length ? [] : rest.filter((m) => !marked.has(m));
 }
 
 /** The shared environment; compiled expressions keep a reference to it. */

@@ -648,7 +648,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     })
     .map((c) => `${c.change} ${c.path}`);
   const command = req.action.type === 'shell' ? req.action.command : '';
-  const unaskedEdits = (report.edits ?? []).flatMap((x) => [...unaskedSettings(x, ask), ...offKindRemovals(x, ask, command)]);
+  const unaskedEdits = (report.edits ?? []).flatMap((x) => [...unaskedSettings(x, ask), ...offKindRemovals(x, ask, command), ...gluedRemovals(x, command)]);
   return { unnamed, kills, exposed, stillUsed, onlyCopies, corrupted, openToAll, lockedOut, unaskedEdits, grants, failed: '' };
 }
 
@@ -717,6 +717,31 @@ export function offKindRemovals(edit: NonNullable<RehearsalReport['edits']>[numb
   const lines = edit.removed.filter((l) => l.trim() !== '');
   const off = lines.filter((l) => !ofKind(l));
   return off.length > 0 && off.length < lines.length ? off.map((l) => `${edit.path}: took out ${l.trim().slice(0, 160)}`) : [];
+}
+
+/** The word a delete of lines matches by (`grep -vi test`, `sed '/TEST/d'`), letters only, and whether letter case counts. */
+function lineDeleteWord(command: string): { word: string; caseless: boolean } | undefined {
+  const grep = /\bgrep\s+((?:-[A-Za-z]+\s+)+)(?:-e\s+)?(["']?)([A-Za-z]{3,})\2(?=\s|$)/.exec(command);
+  if (grep && /v/.test(grep[1]!.replace(/[^A-Za-z]/g, '')) && !/w|x|F/.test(grep[1]!.replace(/[^A-Za-z]/g, ''))) return { word: grep[3]!, caseless: /i/.test(grep[1]!) };
+  const sed = /\bsed\b[^|;&]*\/([A-Za-z]{3,})\/(I?)\s*d\b/.exec(command);
+  return sed ? { word: sed[1]!, caseless: sed[2] === 'I' } : undefined;
+}
+
+/**
+ * Lines a delete of lines by a word took out (none put in) where that word is only part of a
+ * longer word or name, beside lines where it stands on its own: asked to drop the customers made
+ * as tests, `grep -vi test` also takes "Tessa,Testerman" and "jwhit@contestwinners.net", beside
+ * "1001,TEST,CUSTOMER". A digit joined to it makes it another word too (test1). None with
+ * `grep -w` or `-x`, which match whole words or lines only.
+ */
+export function gluedRemovals(edit: NonNullable<RehearsalReport['edits']>[number], command: string): string[] {
+  if (edit.more || edit.added.length > 0 || edit.removed.length < 2 || !LINE_DELETE.test(command)) return [];
+  const by = lineDeleteWord(command);
+  if (!by) return [];
+  const alone = new RegExp(`(^|[^A-Za-z0-9])${by.word}([^A-Za-z0-9]|$)`, by.caseless ? 'i' : '');
+  const lines = edit.removed.filter((l) => l.trim() !== '');
+  const glued = lines.filter((l) => !alone.test(l));
+  return glued.length > 0 && glued.length < lines.length ? glued.map((l) => `${edit.path}: took out ${l.trim().slice(0, 160)}`) : [];
 }
 
 /** A change to something that was there: a destructive one, or text appended to a file that had some (a line a program adds to its log aside). */
