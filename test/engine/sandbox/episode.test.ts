@@ -85,6 +85,26 @@ describe('sandbox episodes', () => {
     }
   });
 
+  it('runs the ordinary account with the groups the setup made it a member of, as a login would, and not at all once it is taken out', async () => {
+    const setup = "echo 'crew:x:1400:user' >> /etc/group && mkdir -p /srv/crew && echo old > /srv/crew/roster && chgrp -R 1400 /srv/crew && chmod 664 /srv/crew/roster";
+    const ep = await sandbox.openEpisode({ user: 'user', setup });
+    try {
+      const r = await ep.exec('id -G; echo new > /srv/crew/roster && cat /srv/crew/roster');
+      expect(r.stdout.split('\n')[0]!.split(' ')).toEqual(expect.arrayContaining(['1000', '1400']));
+      expect(r.stdout).toContain('new\n');
+      expect(r.exitCode).toBe(0);
+      // (root's own group is never lent to it)
+      expect(r.stdout.split('\n')[0]!.split(' ')).not.toContain('0');
+      const gone = await ep.exec("sed -i '/^user:/d' /etc/passwd", { user: 'root' });
+      expect(gone.exitCode).toBe(0);
+      const after = await ep.exec('id -u');
+      expect(after.exitCode).not.toBe(0);
+      expect(after.stdout).not.toContain('1000');
+    } finally {
+      await ep.close();
+    }
+  });
+
   it('keeps the transcript of a failing setup instead of throwing', async () => {
     const ep = await sandbox.openEpisode({ user: 'user', setup: 'echo partial; exit 7' });
     try {

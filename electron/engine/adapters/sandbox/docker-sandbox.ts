@@ -44,9 +44,17 @@ export type SandboxUser = 'root' | 'user';
 /** Label every episode container carries; sweep() finds leftovers by it. */
 export const EPISODE_LABEL = 'warden.episode';
 
-const IDENTITIES: Record<SandboxUser, { ids: string; home: string }> = {
-  root: { ids: '0:0', home: '/root' },
-  user: { ids: '1000:1000', home: '/home/user' },
+/**
+ * `ids` are numeric (what a stop of every process of the identity runs as); `login` is what a
+ * command runs as. The ordinary account runs by its name, so the engine takes its groups from the
+ * container's /etc/passwd and /etc/group as a login would: an account the setup made a member of
+ * `translators` can write what that group may write. (As `1000:1000` it would have its own group
+ * only; as a bare `1000` with no such account, the root group.) An account taken out of
+ * /etc/passwd cannot start a command at all (exit 126), as it could not log in.
+ */
+const IDENTITIES: Record<SandboxUser, { ids: string; login: string; home: string }> = {
+  root: { ids: '0:0', login: '0:0', home: '/root' },
+  user: { ids: '1000:1000', login: 'user', home: '/home/user' },
 };
 
 const PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -597,7 +605,7 @@ export class Episode {
       try {
         const r: RunningExec = await startExec(this.container, {
           argv: ['sh', '-c', command],
-          user: IDENTITIES[who].ids,
+          user: IDENTITIES[who].login,
           env: envOf(who),
           workingDir: IDENTITIES[who].home,
           maxOutputBytes,
