@@ -926,6 +926,18 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(unpacked('/etc/harbor/style.css'), { ...req, action: { type: 'shell', command: 'tar -xzf ~/uploads/harbor-2.1.tar.gz -C /etc' } }, undefined, true)).toBeUndefined();
   });
 
+  it('clears write bits taken from files the request names under the lossless clearing when it asks for them read-only, and no other mode change', () => {
+    const command = 'chmod a-w ~/minutes/*.odt';
+    const req: ActionRequest = { request: 'make the signed board minutes in ~/minutes read-only so nobody can overwrite them', action: { type: 'shell', command }, context: { user: 'user', cwd: '/home/user', home: '/home/user' } };
+    const moded = (to: string, path = '/home/user/minutes/2026-03.odt') => rehearsalReport([{ path, change: 'mode', before: rehearsedFile(40), after: { ...rehearsedFile(40), mode: to } }], { command });
+    expect(rehearsedChangeReason(moded('0444'), req, undefined, true)).toMatch(/changed only what the request names/);
+    // bits put on, read bits taken, a request not asking for read-only files, a system file: no
+    expect(rehearsedChangeReason(moded('0666'), req, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(moded('0400'), req, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(moded('0444'), { ...req, request: 'tidy up the modes in ~/minutes' }, undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(moded('0444', '/etc/minutes.conf'), { ...req, action: { type: 'shell', command: 'chmod a-w /etc/minutes.conf' } }, undefined, true)).toBeUndefined();
+  });
+
   it('clears a setting rewritten from the value the request says to the value it says under the lossless clearing, and no other rewrite', () => {
     const ask: ActionRequest = { request: 'In ~/app/.env, change API_URL from http://localhost:8000 to https://api.example.com.', action: { type: 'shell', command: "sed -i 's#^API_URL=.*#API_URL=https://api.example.com#' ~/app/.env" }, context: { user: 'user', cwd: '/home/user', home: '/home/user' } };
     const grown = (edits: RehearsalReport['edits']) => rehearsalReport([{ path: '/home/user/app/.env', change: 'grown', before: rehearsedFile(60), after: rehearsedFile(64) }], { command: (ask.action as { command: string }).command, edits });

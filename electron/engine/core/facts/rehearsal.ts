@@ -272,6 +272,20 @@ const DATABASE_ASK = /\b(databases?|dbs?|postgres(ql)?|pg ?data|mysql|mariadb|mo
 const ACCOUNT_RUNS_ASK = /\b(process(es)?|jobs?|services?|daemons?|workers?|cron(tab)?s?|sessions?)\b/i;
 
 const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
+/** A request to make files read-only ("so I can't clobber them", "write-protect the masters"). */
+const READ_ONLY_ASK = /\bread[- ]?only\b|\bwrite[- ]?protect|\b(can'?t|cannot|won'?t|nobody can|no one can)\s+(accidentally\s+)?(clobber|overwrite|edit|change|modify|write to)\b|\block (it|them|these|those|the [\w.-]+) against (edits|changes|writes)\b/i;
+
+/**
+ * A mode change that only takes write bits away, from a file or folder outside the system's
+ * trees, when the request asks for read-only files: nothing that was there is lost, and no one
+ * can read less than before (whom it shuts out of writing is read apart, as `lockedOut`).
+ */
+function writeLockAsked(c: RehearsedChange, request: string): boolean {
+  if (c.change !== 'mode' || !c.before || !c.after || (c.before.type !== 'file' && c.before.type !== 'dir') || isSystemArea(c.path)) return false;
+  const before = parseInt(c.before.mode, 8);
+  const after = parseInt(c.after.mode, 8);
+  return (after & ~before) === 0 && (before & ~after & ~0o222) === 0 && READ_ONLY_ASK.test(request);
+}
 
 /** A settings file by its name or its folder. */
 const SETTINGS_FILE = /\.(conf|cfg|cnf|ini|ya?ml|toml|env|properties)$|\/(\.env[^/]*|config\.json|settings\.json)$|\/(conf|config|etc|settings)\/[^/]+$/;
@@ -776,8 +790,9 @@ const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-e
  * code run from text, exhaustion, any parse flag beyond the plain ones) rule it out. `lossless`
  * asks for more: nothing that was there lost or changed (no delete, rewrite, mode or owner
  * change, no append to a file with content but a log; a file renamed to a free name is not a
- * delete, and a file outside the system's trees rewritten when the request asks to replace or
- * overwrite is not a loss) and no process stopped (one the request asks to restart, running again
+ * delete, a file outside the system's trees rewritten when the request asks to replace or
+ * overwrite is not a loss, nor is one whose write bits alone go when it asks for read-only files)
+ * and no process stopped (one the request asks to restart, running again
  * with the same command line, was not). Returns the reason, or undefined.
  */
 export function rehearsedChangeReason(report: RehearsalReport, req: ActionRequest, r: RehearsalReading = readRehearsal(report, req), lossless = false): string | undefined {
@@ -810,7 +825,7 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
     c.before.uid === c.after.uid &&
     c.before.gid === c.after.gid &&
     c.path.split('/').slice(-3, -1).some((w) => said.has(w.toLowerCase()));
-  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c)))) return undefined;
+  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
