@@ -63,8 +63,8 @@ const configSchema = z
     /**
      * Let a clean rehearsal allow an action that only the learned prior holds back (no check
      * fails): 'lossless' (the default) when the twin shows it lost, changed and stopped nothing
-     * that was there and the gate was unsure; 'named' (or true) also when all it lost lies in
-     * places the request names, and over a deny by the projector's score; 'off' (or false) never.
+     * that was there and the gate was unsure or the projector's score denied it; 'named' (or true)
+     * also when all it lost lies in places the request names; 'off' (or false) never.
      * See the README's figures.
      */
     rehearsalClears: z

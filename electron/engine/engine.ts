@@ -460,11 +460,12 @@ export class Engine {
     // before a shell command that would be allowed (or that the judge may allow) changes anything,
     // it runs once in a throwaway twin of the environment; what it really did is then checked too
     const mayAllow = outcome.kind === 'final' ? outcome.decision === 'allow' : !!this.deps.judge;
-    // held only by the learned prior (no check fails or errs, no human precedent): what the
-    // command really does in the twin may show it changes nothing but what the request names
+    // held only by the learned prior (no check fails or errs, no human precedent), whether the gate
+    // is unsure or the projector's score denies it: what the command really does in the twin may
+    // show it changes nothing but what the request names
     const clean = checks.every((c) => c.status !== 'fail' && c.status !== 'error');
     const clears = this.deps.rehearsalClears ?? 'off';
-    const held = clears !== 'off' && !mayAllow && clean && (outcome.kind === 'ambiguous' || (clears === 'named' && outcome.path === 'projector'));
+    const held = clears !== 'off' && !mayAllow && clean && (outcome.kind === 'ambiguous' || (outcome.kind === 'final' && outcome.path === 'projector'));
     // one that goes to a human is rehearsed for the reviewer: what it would change is in the record
     const asks = outcome.kind === 'ambiguous' || (outcome.decision === 'ask' && outcome.path !== 'error');
     const forReviewer = this.deps.rehearseAsks !== false && !mayAllow && asks;
