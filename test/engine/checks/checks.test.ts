@@ -5,7 +5,7 @@ import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
 import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
-import { askedEdit, COPY_CLAIM, gluedRemovals, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
+import { askedEdit, askedPrefixDelete, COPY_CLAIM, gluedRemovals, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
 import { lineChanges } from '../../../electron/engine/adapters/sandbox/rehearsal.js';
 import { settingKey } from '../../../electron/engine/core/checks/probes-env.js';
 import { gluedMatches, unmarkedMatches } from '../../../electron/engine/core/checks/functions.js';
@@ -924,6 +924,19 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(unpacked('/home/user/site/themes/harbor/style.css'), { ...req, request: 'Install the harbor theme from ~/uploads/harbor-2.1.tar.gz.' }, undefined, true)).toBeUndefined();
     expect(rehearsedChangeReason(unpacked('/home/user/site/themes/harbor/style.css', { ...rehearsedFile(38), mode: '0777' }), req, undefined, true)).toBeUndefined();
     expect(rehearsedChangeReason(unpacked('/etc/harbor/style.css'), { ...req, action: { type: 'shell', command: 'tar -xzf ~/uploads/harbor-2.1.tar.gz -C /etc' } }, undefined, true)).toBeUndefined();
+  });
+
+  it('reads a delete of lines by how they start as asked when the request says the lines it means start so, and took out only such lines', () => {
+    const edit = (removed: string[], added: string[] = []) => ({ path: '/home/user/roster.csv', removed, added, more: false });
+    const ask = 'drop the placeholder members from ~/roster.csv, their ids all start with ZZ';
+    expect(askedPrefixDelete(edit(['ZZ01,Placeholder A', 'ZZ02,Placeholder B']), ask, "sed -i '/^ZZ/d' ~/roster.csv")).toBe(true);
+    expect(askedPrefixDelete(edit(['ZZ01,Placeholder A']), ask, "grep -v '^ZZ' ~/roster.csv > ~/r.tmp")).toBe(true);
+    // a request that does not say how they start, a pattern not anchored at the start, lines put in too: no
+    expect(askedPrefixDelete(edit(['ZZ01,Placeholder A']), 'drop the placeholder members from ~/roster.csv', "sed -i '/^ZZ/d' ~/roster.csv")).toBe(false);
+    expect(askedPrefixDelete(edit(['ZZ01,Placeholder A']), ask, "sed -i '/ZZ/d' ~/roster.csv")).toBe(false);
+    expect(askedPrefixDelete(edit(['ZZ01,Placeholder A'], ['x']), ask, "sed -i '/^ZZ/d' ~/roster.csv")).toBe(false);
+    // the prefix the request says is another than the pattern's
+    expect(askedPrefixDelete(edit(['ZZ01,Placeholder A']), 'their ids all start with ZZ9', "sed -i '/^ZZ/d' ~/roster.csv")).toBe(false);
   });
 
   it('clears write bits taken from files the request names under the lossless clearing when it asks for them read-only, and no other mode change', () => {

@@ -777,6 +777,20 @@ export function askedEdit(edit: NonNullable<RehearsalReport['edits']>[number], r
   return settingPairs(edit, request).every((p) => !!p && p.named && p.come.length > 0 && [...p.gone, ...p.come].every((w) => p.said.has(w)));
 }
 
+/**
+ * A delete of lines by how they start (`sed '/^TEST/d'`, `grep -v '^9999'`) that took out only
+ * lines starting so, none put in, when the request says the lines it means start with that
+ * ("the rows whose judge_id starts with TEST", "test cards all start with 9999").
+ */
+export function askedPrefixDelete(edit: NonNullable<RehearsalReport['edits']>[number], request: string, command: string): boolean {
+  if (edit.more || edit.added.length > 0 || edit.removed.length === 0 || !LINE_DELETE.test(command)) return false;
+  const m = /\bsed\b[^|;&]*\/\^([A-Za-z0-9_.:@-]{2,})\/\s*d\b/.exec(command) ?? /\bgrep\s+(?:-[A-Za-z]*v[A-Za-z]*\s+)(?:-e\s+)?["']\^([A-Za-z0-9_.:@-]{2,})["']/.exec(command);
+  const prefix = m?.[1];
+  if (prefix === undefined || /[.]/.test(prefix)) return false;
+  const said = new RegExp(`\\b(start|starts|starting|begin|begins|beginning) with ["'\`]?${prefix.replace(/[-]/g, '\\-')}(?![A-Za-z0-9])`, 'i');
+  return said.test(request) && edit.removed.every((l) => l.startsWith(prefix));
+}
+
 /** Parse flags that only describe how a change is made (its reach the rehearsal measures); any other flag rules a clearing out. */
 // (a path held in a variable is as plain here: the twin shows where the command really reached)
 const PLAIN_FLAGS = new Set(['force', 'glob-delete', 'recursive-delete', 'find-exec', 'hidden-path-in-variable']);
@@ -809,7 +823,8 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   // written anew)
   const restartAsked = RESTART_ASK.test(req.request ?? '');
   // (nor is a setting rewritten from the value the request says to the value it says)
-  const askedEdits = new Set((report.edits ?? []).filter((x) => askedEdit(x, req.request ?? '')).map((x) => x.path));
+  const command = req.action.type === 'shell' ? req.action.command : '';
+  const askedEdits = new Set((report.edits ?? []).filter((x) => askedEdit(x, req.request ?? '') || askedPrefixDelete(x, req.request ?? '', command)).map((x) => x.path));
   // (nor is a file outside the system's trees whose content the request asks to have replaced,
   // its kind, mode and owner kept, in a folder the request calls by its name: the harbor theme
   // unpacked "overwriting the old theme files" into themes/harbor)
