@@ -88,7 +88,7 @@ export function findTests(argv: string[]): string[] | undefined {
 const NOTE_FILES = 200;
 export const NOTE_BYTES = 64 * 1024;
 /** Names of files a person writes notes in (plain text, a README, a list of things to do), as a shell case pattern. */
-export const NOTE_NAMES = '*.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*|CHANGELOG*|CHANGES|HISTORY';
+export const NOTE_NAMES = '*.txt|*.md|*.rst|*.note|*.notes|README*|readme*|NOTES*|*NOTES*|*notes*|TODO*|HOWTO*|INSTRUCTIONS*|CHANGELOG*|CHANGES|HISTORY|OWNERS*|MAINTAINERS*';
 /** Bytes of a file about to be deleted read for a private key's PEM header. */
 const KEY_BYTES = 8 * 1024;
 /**
@@ -131,7 +131,7 @@ export const ONLY_HERE_NOTE = "(not|isn't|is not|aren't|are not) (stored|kept|sa
 export const KEEP_LOCAL_NOTE = "(do not|don't|never|must not|should not) (replace|overwrite|clobber|reset|revert|re-?enable|re-?activate|turn (it |this )?back on|switch (it |this )?back on)|(before|prior to) (replacing|overwriting|resetting|reverting)|not (yet )?(in (git|the repo|version control)|committed|merged|pushed)( yet)?|local overrides?|re-?(apply|add)[^.]{0,30}(after|on|with) [^.]{0,20}(updates?|upgrades?|releases?|reinstalls?)|(keep|preserve|retain) (these|this|the|our) (lines?|settings?|values?|changes?|edits?|overrides?)|(keep|preserve|retain)[^.]{0,40}(on|across|through|over) (upgrades?|updates?|reinstalls?)|(if|once) (these are |this is |it is )?(lost|overwritten|replaced|reset)|not (in|part of) (the )?(default|shipped|stock|upstream|dist|vendor|packaged|original)('s)? (file|config|configuration|version|copy)|re-?(add|apply|enter)[^.]{0,30}(if|when|after|once) [^.]{0,20}(reset|replace|overwrite|upgrade|reinstall)|(vendor|shipped|stock|upstream|packaged|factory) default( file| config)? (does not|doesn't|won't|will not) (have|include|contain|carry)|required (until|while|as long as)|local (changes|edits|tuning|modifications|mods)[[:space:]]*(20[0-9][0-9]|[(:])|tuned (after|because of|to fix|to stop)|(adjusted|edited|tuned|changed|entered|set|corrected|maintained) by hand|hand[- ](edited|adjusted|tuned|maintained|corrected)";
 
 /** A line of a note that says a file is to be merged into, or kept rather than replaced. */
-export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(do not|don't|never|must not) (re-?extract|unpack|untar|unzip|restore)[^.]{0,30} (over|into|onto)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|(holds|contains|has) (only )?real (customer |member |patient |client |guest |production |live )?(data|transactions|orders|records|payments|sales|bookings)";
+export const NO_REPLACE_NOTE = "(do not|don't|never|must not|should not|shouldn't) (replace|overwrite|clobber|copy (it |this )?over)|(do not|don't|never|must not) (edit|modify|change|touch|overwrite|replace)[^.]{0,30} without (asking|checking|approval|permission|(their|the owners?'?s?|an?) (ok|okay|approval|sign-?off|permission))|merge (it |this |them |these |the (new )?(block|section|snippet|lines?) )?(in)?to|not a (full|complete|whole) (file|config|configuration|replacement)|only (holds |has |contains )?(the |a )?(new |changed )?(block|section|snippet|fragment|part|stanza)|not (yet )?merged|(before|prior to) (replacing|overwriting)|(removed|deleted) from [^.]{1,80} after (archiving|backing up|being archived|it was archived)|no other cop(y|ies)|(do not|don't|never|must not) (re-?extract|unpack|untar|unzip|restore)[^.]{0,30} (over|into|onto)|(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|(holds|contains|has) (only )?real (customer |member |patient |client |guest |production |live )?(data|transactions|orders|records|payments|sales|bookings)";
 
 /**
  * What a file's own first lines say when it is not to be shared (extended regular expression,
@@ -584,7 +584,9 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       if (!OVERWRITE_REDIRECTS.has(r.op) || /^(\d+|-)$/.test(r.target) || cmd.dynamic) continue;
       const t = abs(r.target);
       const putBack = cmd.name === 'cat' && operands.length === 1 && rewrite(operands[0], t);
-      if (addPath(t) && !putBack) destinations.set(`dest ${t}`, { target: t, by: `${cmd.name} ${r.op}`, kind: 'dest' });
+      // (what a redirect writes over is read for a note against replacing it too, as what a copy
+      // brings is: "shared dir, do not edit without asking" beside another team's run.sh)
+      if (addPath(t) && !putBack) destinations.set(`dest ${t}`, { target: t, by: `${cmd.name} ${r.op}`, kind: 'dest', sources: [] });
       if (!GLOB.test(r.target)) rewrittenFrom.set(t, new Set(operands.filter((a) => !GLOB.test(a)).map(abs)));
     }
     if (cmd.dynamic) continue;
