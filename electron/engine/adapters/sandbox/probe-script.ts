@@ -1375,6 +1375,9 @@ ip() {
 # whether $1 is named like a note a person wrote (plain text, a README, a list of things to do)
 notename() {
   case "${'$'}{1##*/}" in ${NOTE_NAMES}) return 0 ;; esac
+  # (and a name all in capitals, five letters or more with no ending, as people name what they
+  # want seen: DECODE_QUEUE, HANDOVER, DO_NOT_DELETE)
+  case "${'$'}{1##*/}" in *[!A-Z0-9_-]*|?|??|???|????) ;; *[A-Z][A-Z][A-Z]*) return 0 ;; esac
   return 1
 }
 # whether $1 is such a note itself: a plain file (not a link) named like one, small enough to read
