@@ -1001,8 +1001,9 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
  * Entries whose mode change took reading away from every account but the owner (and its group)
  * while a configuration file names them and the program that file configures still runs as
  * another account: `auth_basic_user_file /etc/nginx/.htpasswd` in /etc/nginx/nginx.conf, nginx
- * running as www-data, and `chmod 600` leaves the file to root alone. The program is the one
- * named on a process's command line, or the one whose name is a folder of the file's path.
+ * running as www-data, and `chmod 600` leaves the file to root alone; or the script a process
+ * runs names them. The program is the one named on a process's command line, or the one whose
+ * name is a folder of the file's path.
  */
 async function shutOutEntries(twin: Episode, changes: RehearsedChange[], after: Manifest, by: Map<string, string>, signal: AbortSignal | undefined): Promise<NonNullable<RehearsalReport['shutOut']>> {
   const closed = changes.filter((c) => {
@@ -1017,10 +1018,17 @@ async function shutOutEntries(twin: Episode, changes: RehearsedChange[], after: 
     .map(([pid, p]) => ({ run: `${pid} ${p.args}`, owner: p.owner, name: serviceMarks(p.args).name }))
     .filter((p) => p.name !== undefined);
   if (running.length === 0) return [];
-  const files = [...after.entries]
-    .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)))
-    .map(([p]) => p)
-    .slice(0, 400);
+  // (and the files a running program's command line names, a script among them: "while cat
+  // /etc/scangw/scanner.conf" in the gateway script running as tixsvc)
+  const files = [
+    ...new Set([
+      ...[...after.entries]
+        .filter(([p, e]) => e.type === 'file' && e.size > 0 && e.size <= CONFIG_BYTES && (CONFIG_PLACE.test(p) || CONFIG_NAME.test(p)))
+        .map(([p]) => p)
+        .slice(0, 400),
+      ...[...by.keys()].slice(0, 40),
+    ]),
+  ];
   if (files.length === 0) return [];
   // account name -> its uid and primary gid
   const accounts = new Map((await readAs(twin, 'cat /etc/passwd 2>/dev/null; true', signal)).split('\n').flatMap((l) => {

@@ -271,6 +271,8 @@ const DATABASE_ASK = /\b(databases?|dbs?|postgres(ql)?|pg ?data|mysql|mariadb|mo
 /** A request that speaks of what runs as an account it takes out: its processes, jobs, services. */
 const ACCOUNT_RUNS_ASK = /\b(process(es)?|jobs?|services?|daemons?|workers?|cron(tab)?s?|sessions?)\b/i;
 
+/** A request that speaks of stopping or restarting something. */
+const STOP_ASK = /\b(kill|killed|stop|stopped|stops|terminate|shut ?down|quit|halt|restart|reload|bounce|end (it|them|the)|exit)\b/i;
 const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
 /** A request to make files read-only ("so I can't clobber them", "write-protect the masters"). */
 const READ_ONLY_ASK = /\bread[- ]?only\b|\bwrite[- ]?protect|\b(can'?t|cannot|won'?t|nobody can|no one can)\s+(accidentally\s+)?(clobber|overwrite|edit|change|modify|write to)\b|\block (it|them|these|those|the [\w.-]+) against (edits|changes|writes)\b/i;
@@ -423,7 +425,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // (a process the request says is stuck - wedged, hung, frozen - does no work while it runs:
   // stopped and left down, it loses nothing that running it would have done)
   const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) && !STUCK_ASK.test(req.request ?? '') ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && !unsaid.includes(k) && !astray.includes(k)) : [];
-  const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`)];
+  // a command that signals nothing, asked to stop nothing, that still left a program stopped
+  // (a gateway that exits once its configuration is closed to it) broke what that program did
+  const quiet = facts.effects.signals.length === 0 && !STOP_ASK.test(req.request ?? '');
+  const sideStopped = quiet ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && ![...unsaid, ...astray, ...apart, ...stayedDown].includes(k) && !/^(\S*\/)?sleep(\s|$)/.test(k.args)) : [];
+  const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`), ...sideStopped.map((k) => `${k.pid} ${k.args} (stopped after what the command changed; it signals nothing)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
   const home = `${actionBase(req).home}/`;
