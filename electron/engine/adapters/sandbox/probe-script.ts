@@ -1019,6 +1019,15 @@ pf() {
                [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break 2; }
              done
            done)
+           # (or the log named as the pid file is: eod.log in a log folder for /run/corebank/eod.pid)
+           ps=${'$'}{2##*/}; ps=${'$'}{ps%.pid}
+           if [ -z "$o" ] && [ ${'$'}{#ps} -ge 3 ]; then
+             o=$(for f in /var/log/$ps.* /var/log/*/$ps.* /var/log/$ps/* /home/*/logs/$ps.* /home/*/log/$ps.* /root/logs/$ps.* /srv/*/logs/$ps.* /opt/*/logs/$ps.*; do
+               [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+               l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
+               [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break; }
+             done)
+           fi
            [ -n "$o" ] && { r "$1" spare "$(printf '%s\n' "$o" | head -n 1)"; r "$1" says "$(printf '%s\n' "$o" | sed -n 2p)"; }
            # or it holds open a file deleted from disk
            o=$(od "$v") && [ -n "$o" ] && { r "$1" spare "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; } ;;
@@ -1152,9 +1161,16 @@ lf() {
   fi
   r "$1" done 1
 }
+# the first of the files a pattern deletes (GF, their own names) that log $1 does not name, when
+# it names another of them: a pickup log listing the 25th to 27th exports and not the 30th's
+unlisted() {
+  [ -n "$GF" ] && printf '%s\n' "$GF" | grep -qF -f - -- "$1" 2>/dev/null || return
+  printf '%s\n' "$GF" | while IFS= read -r n; do [ -n "$n" ] || continue; grep -qF -- "$n" "$1" 2>/dev/null || { printf '%s' "not named in it: $n" | head -c 300; break; }; done
+}
 fr() {
   s=$1; t=$2; g=$3; shift 3
   GN=$(gonenames)
+  GF=; [ "$g" = - ] || GF=$(for x in $g; do [ -f "$x" ] && printf '%s\n' "${'$'}{x##*/}"; done | head -n 50)
   # (a status file at the top of the folder it deletes that tells how its run ended:
   # "state=REJECTED_BY_BANK ... transmitted=no" in a payment run's staging folder)
   if [ "$g" = - ] && [ -d "$t" ] && [ ! -L "$t" ]; then
@@ -1182,6 +1198,9 @@ fr() {
       # "run-0415.tar.gz FAILED checksum mismatch - keep local copy" in an upload log beside them)
       y=$(gonefail "$c")
       [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; }
+      # (or a log that names some of the files a pattern deletes, by their own names, and not
+      # the rest: those the run it records never took)
+      case "${'$'}{c##*/}" in *log*|*LOG*|*.out) y=$(unlisted "$c"); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; } ;; esac
     done
   done
   # (the logs and status files of the machine are listed once, for every target)
