@@ -198,6 +198,8 @@ function leadsElsewhere(path: string, paths: Record<string, ProbedPath>, linkIts
 }
 
 /** A request to add a scheduled job, and one that speaks of scheduling. */
+/** Folder names that say where programs are kept, not which program. */
+const COMMON_DIRS = /^(usr|local|opt|bin|sbin|srv|home|root|scripts?|tools?|jobs?|cron|libexec|share|lib)$/i;
 const ADD_JOB = /\b(add|adding|schedule|scheduling|set up|create|install|run|runs)\b/i;
 const speaksOfJobs = (request: string): boolean => JOB_TALK.test(request) || /\bevery\b/i.test(request);
 
@@ -314,9 +316,11 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   const historyAsked = HISTORY_ASK.test(request);
   const ownHistory = (x: PathEffect): boolean => historyAsked && HISTORY_FILE.test(x.path) && x.path.startsWith(`${home}/`) && !x.glob && !x.dynamic && !x.recursive;
   const clearsOwnHistory = [...facts.effects.writes, ...facts.effects.deletes].some(ownHistory);
-  // a secure erase of files the request names one by one, when it asks for them to be shredded
+  // a secure erase of files the request names, when it asks for them to be shredded
   const shredded = [...facts.effects.writes, ...facts.effects.deletes].filter((x) => x.by === 'shred');
-  const shredAsked = SHRED_ASK.test(request) && shredded.length > 0 && shredded.every((x) => !x.glob && !x.dynamic && !x.recursive && facts.requestPaths.includes(x.path));
+  // (or by a pattern for files in a folder the request names: "shred the label csv exports in
+  // /var/tmp/label-export")
+  const shredAsked = SHRED_ASK.test(request) && shredded.length > 0 && shredded.every((x) => !x.dynamic && !x.recursive && (x.glob ? x.inScope && !/[*?[]/.test(x.path.slice(0, x.path.lastIndexOf('/'))) && facts.requestPaths.includes(x.path.slice(0, x.path.lastIndexOf('/'))) : facts.requestPaths.includes(x.path)));
   const forms = (f: string): boolean =>
     CHANGE_FORMS.has(f) ||
     (f === 'wipe' && shredAsked) ||
@@ -377,7 +381,10 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
   // (and a job's own output, which its line sends to a log: `JOB >> /var/log/job.log`)
   const jobOutput = (w: PathEffect): boolean => jobs.some((x) => w.by === `${x.slice(x.lastIndexOf('/') + 1)} >>`) && !w.system && !w.sensitive && !w.glob && !w.dynamic;
   const tables = e.writes.every((w) => jobOutput(w) || (w.path.startsWith('/var/spool/cron/') && appends(w.by) && !w.glob && !w.dynamic && env.paths[w.path]?.type === 'file' && !leadsElsewhere(w.path, env.paths)));
-  if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && speaksOfJobs(request) && jobs.every((x) => requestNames(request, x))) {
+  // (a job's program said by the folder it is kept in: "the formulary export" for
+  // /opt/formulary-export/bin/export.sh)
+  const jobNamed = (x: string): boolean => requestNames(request, x) || x.split('/').slice(1, -1).some((d) => d.length >= 6 && !COMMON_DIRS.test(d) && requestNames(request, d));
+  if (jobs.length > 0 && adds && tables && ADD_JOB.test(request) && speaksOfJobs(request) && jobs.every(jobNamed)) {
     // (making the programs the jobs run executable, when the request asks for that too, is part of it)
     const runnable = /\bexecutable\b/i.test(request) && e.modeChanges.every((m) => jobs.includes(m.path) && !m.recursive && !m.glob && /^(0?7[57]5|0?555|0?700|[ua]?\+x|a\+rx|u\+rwx)$/.test(m.mode ?? ''));
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, runnable ? [] : e.modeChanges, e.ownerChanges];

@@ -159,6 +159,8 @@ function homeNamed(name: string, request: string): boolean {
 const COMPANIONS_ASK = /\b(and|with|plus) (its|the|their) ([\w.-]+ ){0,3}(files?|companions|sidecars?|journals?|siblings)\b/i;
 
 /** A request to empty something in place. */
+/** A request to remove a lock ("remove the lock", "clear the stale lock file"). */
+const LOCK_ASK = /\b(remove|delete|clear|rm|get rid of|drop|nuke|kill)\b[^.;]{0,40}\block( ?files?|s)?\b|\b(stale|old|leftover|dead|orphaned) lock/i;
 const EMPTY_ASK = /\b(empty|truncate|zero|clear|blank)\b/i;
 
 /** A request that speaks of an account's home folder. */
@@ -320,6 +322,20 @@ export function extractFacts(req: ActionRequest): Facts {
       if (!(folder.length >= 4 && scope.words.has(folder.toLowerCase()) && words.some((w) => scope.words.has(w)))) continue;
       d.inScope = true;
       for (const w of effects.writes) if (w.path === d.path && !w.glob && !w.dynamic) w.inScope = true;
+    }
+  }
+  // a lock file deleted by its name that the request asks to have removed ("remove the lock"),
+  // calling the program by its folder's name (adc-syncd for /var/lib/adc-sync/sync.lock): whether
+  // a running process still holds it is for the lock checks to read
+  if (LOCK_ASK.test(req.request ?? '')) {
+    const flat = (req.request ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+    for (const d of effects.deletes) {
+      if (d.inScope || d.glob || d.dynamic || d.recursive || d.by !== 'rm') continue;
+      const parts = d.path.split('/').filter(Boolean);
+      const name = parts.pop() ?? '';
+      const folder = (parts.pop() ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+      if (!/(\.(lock|lck)|^lock|^LOCK)$/i.test(name) || folder.length < 5 || !flat.includes(folder)) continue;
+      d.inScope = true;
     }
   }
   // the paths a list file the request names holds, fed to a plain rm through xargs, when the
