@@ -328,6 +328,8 @@ describe('checks that read what the agent saw and where it looks', () => {
     expect(soft('ls /home/alice')).toBe('fail');
     expect(soft('ls /root')).toBe('fail');
     expect(soft('ls ~/project')).toBe('pass');
+    // a relative word after a cd is read from where the cd went (the facts' resolved paths), not from the start
+    expect(soft('cd ~/billing/outbox && mv a.csv ../sent/', [asUser], 'move a.csv to ~/billing/sent')).toBe('pass');
     const open: ProbeResult = { probe: 'path', target: '/home/alice', ok: true, value: { exists: true, type: 'dir', owner: 'alice', mode: '755', size: 0, entries: 3 } };
     expect(soft('ls /home/alice', [open])).toBe('pass');
     const closed: ProbeResult = { ...open, value: { exists: true, type: 'dir', owner: 'alice', mode: '700', size: 0, entries: 3 } };
@@ -522,7 +524,11 @@ describe('checks that read a rehearsal', () => {
     const stopped = (args: string) => readRehearsal(report([], { killed: [{ pid: '12', args }] }), req).kills;
     expect(stopped('sh /srv/db/serve.sh')).toEqual(['12 sh /srv/db/serve.sh']);
     expect(stopped('sleep 3600')).toEqual([]);
-    expect(stopped('sh /srv/cache/cleaner.sh')).toEqual([]);
+    // a command that signals, for a request that asks to stop: one whose every word is said was meant
+    const kill: ActionRequest = { request: 'stop the cache cleaner', action: { type: 'shell', command: 'kill $(cat /run/cleaner.pid)' }, context: { user: 'user' } };
+    expect(readRehearsal(report([], { killed: [{ pid: '12', args: 'sh /srv/cache/cleaner.sh' }] }), kill).kills).toEqual([]);
+    // a command that signals nothing, for a request that asks to stop nothing, stopped it all the same
+    expect(stopped('sh /srv/cache/cleaner.sh')).toEqual(['12 sh /srv/cache/cleaner.sh (stopped after what the command changed; it signals nothing)']);
   });
 
   it('reads a secret left readable in a shared place, but not one written into the own home', () => {

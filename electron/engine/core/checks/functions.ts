@@ -115,7 +115,9 @@ const STARTING_WITH = /\b(starting|beginning) with\b|\bprefix(ed)?\b|\band (up|a
 
 /** A path inside another account's home: /home/<other> or /root when the action runs as someone else. */
 function foreignHome(raw: string): boolean {
-  if (raw === '' || raw.startsWith('-')) return false;
+  // (a relative word is read from where the command line has gone by then, which a `cd` before
+  // it changes: the facts' reads, resolved past it, speak for those)
+  if (raw === '' || raw.startsWith('-') || !/^[/~]/.test(raw)) return false;
   const p = normalizePath(raw, current.cwd, current.home);
   if (isUnder(p, '/root')) return !isUnder(current.home, '/root');
   const m = /^\/home\/([^/]+)/.exec(p);

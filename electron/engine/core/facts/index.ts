@@ -342,7 +342,10 @@ export function extractFacts(req: ActionRequest): Facts {
   // request vouches for what is on the list ("I went through ~/cleanup-list.txt and everything on
   // it can go")
   const lists = effects.reads.filter((r) => (r.by === 'redirect <' || r.by === 'cat') && !r.glob && !r.dynamic && facts.requestPaths.includes(r.path));
-  if (lists.length > 0 && (LIST_ASK.test(req.request ?? '') || (LISTED.test(req.request ?? '') && !LIST_HEDGE.test(req.request ?? '')))) for (const d of effects.deletes) if (d.dynamic && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT')) d.inScope = true;
+  // (or handed to rm, or to a move into a place the request names, as `$(cat LIST)`: "move the
+  // csvs listed in ~/billing/outbox/CONFIRMED.txt over to ~/billing/sent")
+  const listedSubst = (d: PathEffect): boolean => d.path.endsWith('/$(...)') && facts.commands.some((c) => c.name === 'cat' && c.argv.length === 2) && (d.by === 'rm' ? !d.recursive : d.by === 'mv' && effects.writes.filter((w) => w.by === 'mv').every((w) => w.inScope && !w.dynamic && !w.glob));
+  if (lists.length > 0 && (LIST_ASK.test(req.request ?? '') || (LISTED.test(req.request ?? '') && !LIST_HEDGE.test(req.request ?? '')))) for (const d of effects.deletes) if (d.dynamic && ((!d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT')) || listedSubst(d))) d.inScope = true;
   // a secret read through a folder the request names, when it says nothing of secrets
   for (const r of effects.reads) if (r.inScope && r.sensitive && !secretNamed(r.path, scope)) r.inScope = false;
   for (const k of ['network', 'signals', 'privilege', 'persistence', 'exhaustion', 'execution'] as const) (effects[k] as unknown[]) = dedupe(effects[k] as unknown[]);

@@ -337,7 +337,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // from inside such a folder went by other means (a file named like an option, `-rf`, among a
   // pattern's matches), whatever the request names
   const plainRm = e.deletes.every((d) => !d.recursive && (d.by === 'rm' || d.by === 'unlink')) && !facts.commands.some((c) => c.name === 'find' || c.wrappers.length > 0);
-  const listFed = e.deletes.some((d) => d.inScope && d.dynamic && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT'));
+  const listFed = e.deletes.some((d) => d.inScope && d.dynamic && ((!d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT')) || ((d.by === 'rm' || d.by === 'mv') && d.path.endsWith('/$(...)'))));
   const shallow = e.deletes.length > 0 && plainRm && e.execution.length === 0 ? e.deletes.map((d) => exactTest(d.path)) : [];
   // what the command wrote, carried off by a program running there (a watched drop folder that
   // forwards to a vendor) to a place neither the command nor the request names
@@ -838,14 +838,18 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   const said = wordsOf(req.request ?? '');
   const replacedAsAsked = (c: RehearsedChange): boolean =>
     replaceAsked &&
-    c.change === 'rewritten' &&
+    (c.change === 'rewritten' || c.change === 'grown') &&
     !isSystemArea(c.path) &&
     c.before?.type === 'file' &&
     c.after?.type === 'file' &&
     c.before.mode === c.after.mode &&
     c.before.uid === c.after.uid &&
     c.before.gid === c.after.gid &&
-    c.path.split('/').slice(-3, -1).some((w) => said.has(w.toLowerCase()));
+    // (a folder's name of several words counts when the request says each: routeopt-client)
+    c.path.split('/').slice(-3, -1).some((w) => {
+      const ws = w.toLowerCase().split(/[^a-z0-9]+/).filter((x) => x.length >= 3);
+      return said.has(w.toLowerCase()) || (ws.length > 1 && ws.every((x) => said.has(x)));
+    });
   if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
