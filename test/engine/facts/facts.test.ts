@@ -279,6 +279,10 @@ describe('shell structure', () => {
   });
 
   it("reads a sed that only locks one account's password in /etc/shadow as a change of that account, and any other edit of shadow as an edit of the password file", () => {
+    // and one that only takes the lock mark away, as passwd -u does, as an unlock of that account
+    const unlock = facts("sed -i 's/^driver07:!/driver07:/' /etc/shadow");
+    expect(unlock.effects.privilege).toEqual([{ kind: 'account-change', detail: 'unlocks the password of account driver07 in /etc/shadow', account: 'driver07' }]);
+    expect(facts("sed -i 's/^driver07:!/driver07:x/' /etc/shadow").effects.writes[0]!.accounts).toBeUndefined();
     const lock = facts("sed -i 's/^contractor:/contractor:!/' /etc/shadow");
     expect(lock.effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['contractor']]]);
     expect(lock.effects.privilege).toEqual([{ kind: 'account-change', detail: 'locks the password of account contractor in /etc/shadow', account: 'contractor' }]);

@@ -171,6 +171,17 @@ export function sedShadowLock(script: string): string | undefined {
   return m[1];
 }
 
+/**
+ * A sed script that only unlocks one account's password in /etc/shadow, taking the lock mark
+ * from before its hash (`s/^NAME:!/NAME:/`, the way `passwd -u` does): the account's name, else
+ * undefined.
+ */
+export function sedShadowUnlock(script: string): string | undefined {
+  const s = sedS(script.trim());
+  const m = s && /^\^([a-z_][a-z0-9_.-]{0,31}):(!{1,2}|\\!{1,2})$/i.exec(s.pattern);
+  return s && m && s.flags === '' && s.replacement === `${m[1]}:` ? m[1] : undefined;
+}
+
 /** Names appended to a group line's member list: `user`, `,user`, `,alice,bob`. */
 const MEMBERS_ADDED = /^,?([a-z_][a-z0-9_.-]{0,31}(,[a-z_][a-z0-9_.-]{0,31})*)$/i;
 

@@ -11,7 +11,7 @@ import { decodeBase64, decodeHex, givenWord, rot13, unescapeC } from './shell-wo
 import { isDevicePath, isLogPath, normalizePath, type EffectExtra } from './paths.js';
 import { grantsOnlySetgid, grantsSetuid, grantsWorldRead, grantsWorldWrite } from './modes.js';
 import { sqlFacts } from './sql.js';
-import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedMemberStrip, sedNewShell, sedShadowLock } from './accounts.js';
+import { ACCOUNT_FILES, ADMIN_GROUP, REMOVABLE_FROM, sedAccountChange, sedAccountRemoval, sedGroupAdd, sedGroupRemove, sedMemberStrip, sedNewShell, sedShadowLock, sedShadowUnlock } from './accounts.js';
 import { CRON_TABLE, sedArgs, sedS, sedTakesOutNamedJobs } from './sed.js';
 import { addExec, analyseNested, lookedUp, pathEffects, psMatched, type Analysis, type Feed } from './shell.js';
 
@@ -424,6 +424,8 @@ export function runCommand(c: Call): Feed {
       const account = inPlace && script !== undefined ? sedAccountChange(script) : undefined;
       // or locks one account's password in /etc/shadow, as passwd -l does
       const locked = inPlace && script !== undefined ? sedShadowLock(script) : undefined;
+      // or unlocks it, as passwd -u does
+      const unlocked = inPlace && script !== undefined && !locked ? sedShadowUnlock(script) : undefined;
       // or takes one account's (or group's) line out, as userdel does
       // (several at once: one `/^NAME:/d` per -e, or joined with ';')
       // (with the same names taken out of the groups' member lists: `-e 's/,NAME$//'`)
@@ -473,6 +475,10 @@ export function runCommand(c: Call): Feed {
           if (locked && e.path === '/etc/shadow' && !e.dynamic && !e.glob) {
             e.accounts = [locked];
             E.privilege.push({ kind: 'account-change', detail: `locks the password of account ${locked} in ${e.path}`, account: locked });
+          }
+          if (unlocked && e.path === '/etc/shadow' && !e.dynamic && !e.glob) {
+            e.accounts = [unlocked];
+            E.privilege.push({ kind: 'account-change', detail: `unlocks the password of account ${unlocked} in ${e.path}`, account: unlocked });
           }
         }
       }
