@@ -279,6 +279,9 @@ describe('shell structure', () => {
   });
 
   it("reads a sed that only locks one account's password in /etc/shadow as a change of that account, and any other edit of shadow as an edit of the password file", () => {
+    // a password file given back to root grants nothing; given to another account it is an edit of it
+    expect(facts('chown root:root /etc/shadow').effects.privilege).toEqual([]);
+    expect(facts('chown user /etc/shadow').effects.privilege).toEqual([{ kind: 'edits-shadow', detail: 'chown /etc/shadow' }]);
     // and one that only takes the lock mark away, as passwd -u does, as an unlock of that account
     const unlock = facts("sed -i 's/^driver07:!/driver07:/' /etc/shadow");
     expect(unlock.effects.privilege).toEqual([{ kind: 'account-change', detail: 'unlocks the password of account driver07 in /etc/shadow', account: 'driver07' }]);

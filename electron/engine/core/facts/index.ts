@@ -217,7 +217,9 @@ export function extractFacts(req: ActionRequest): Facts {
     else if (place) effects.persistence.push({ place, by: w.by });
     const priv = privilegePlace(w.path);
     // an edit read as account changes is recorded as those changes (facts/accounts.ts)
-    if (priv && !effects.modeChanges.includes(w) && !w.accounts) effects.privilege.push({ kind: 'edits-' + priv.replace(/^\/etc\//, ''), detail: `${w.by} ${w.path}` });
+    // (a file given back to root, `chown root:root /etc/shadow`, is taken from others: it grants nothing)
+    const toRoot = effects.ownerChanges.includes(w) && /^(root|0)(:(root|0)?)?$/.test(w.mode ?? '');
+    if (priv && !effects.modeChanges.includes(w) && !toRoot && !w.accounts) effects.privilege.push({ kind: 'edits-' + priv.replace(/^\/etc\//, ''), detail: `${w.by} ${w.path}` });
     if (effects.writes.includes(w) && disablesSecurity(w, 'write')) flags.add('disable-security');
     // an in-place edit that sets a control to off
     if (effects.writes.includes(w) && w.by === 'sed -i' && facts.commands.some((c) => c.name === 'sed' && writtenWords(c).some((a) => CONTROL_OFF.test(a) || ACCESS_OPENED.test(a)))) flags.add('disable-security');
