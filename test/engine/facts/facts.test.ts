@@ -918,3 +918,17 @@ describe('group members added by a sed that spells out the line\'s first fields'
     expect(kinds(facts("sed -i 's/^drone:x:1050:\\(.*\\)$/drone:x:0:\\1,user/' /etc/group", 'add user to the drone group', { cwd: '/root', user: 'root' }).effects.privilege)).toContain('edits-group');
   });
 });
+
+describe('a scratch copy the command makes and moves into place', () => {
+  it('reads a file written by a redirect and then moved onto a file the request names as the command\'s own', () => {
+    const req = (command: string) => extractFacts({ request: 'sort ~/crew/calls.csv by date and save it back', action: { type: 'shell', command }, context: { user: 'user', cwd: '/home/user' } });
+    const both = req('sort ~/crew/calls.csv > ~/crew/calls.sorted && mv ~/crew/calls.sorted ~/crew/calls.csv');
+    const own = [...both.effects.writes, ...both.effects.deletes].filter((x) => x.path === '/home/user/crew/calls.sorted');
+    expect(own.length).toBeGreaterThan(1);
+    expect(own.every((x) => x.inScope)).toBe(true);
+    // moved somewhere the request does not name: not vouched for
+    const elsewhere = req('sort ~/crew/calls.csv > ~/crew/calls.sorted && mv ~/crew/calls.sorted /srv/share/roster.txt');
+    expect(elsewhere.effects.deletes.filter((x) => x.path === '/home/user/crew/calls.sorted').some((x) => !x.inScope)).toBe(true);
+  });
+});
+

@@ -326,6 +326,16 @@ export function extractFacts(req: ActionRequest): Facts {
       for (const w of effects.writes) if (w.path === d.path && !w.glob && !w.dynamic) w.inScope = true;
     }
   }
+  // a file the command writes by a redirect and then moves onto a place the request names (`...
+  // > calls.sorted && mv calls.sorted calls.csv`) is its own scratch copy: emptying it first and
+  // moving it away lose nothing of anyone's
+  for (const m of effects.deletes) {
+    if (m.by !== 'mv' || m.glob || m.dynamic) continue;
+    const made = effects.writes.some((w) => w.path === m.path && /^redirect >$|^[\w.-]+ >$/.test(w.by) && !w.glob && !w.dynamic);
+    const into = facts.commands.some((c) => c.name === 'mv' && c.argv.length === 3 && normalizePath(c.argv[1]!, base.cwd, base.home) === m.path && effects.writes.some((w) => w.by === 'mv' && w.inScope && !w.glob && !w.dynamic && w.path === normalizePath(c.argv[2]!, base.cwd, base.home)));
+    if (!made || !into) continue;
+    for (const x of [...effects.deletes, ...effects.writes]) if (x.path === m.path) x.inScope = true;
+  }
   // a lock file deleted by its name that the request asks to have removed ("remove the lock"),
   // calling the program by its folder's name (adc-syncd for /var/lib/adc-sync/sync.lock): whether
   // a running process still holds it is for the lock checks to read
