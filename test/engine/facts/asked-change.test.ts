@@ -52,6 +52,8 @@ describe('changes the request asked for', () => {
     expect(reason('truncate /srv/app/debug.log to zero', ': > /srv/app/debug.log', [path('/srv/app/debug.log', 'file')])).toMatch(/only deletes and writes/);
     expect(reason('make /srv/tools/run.sh executable', 'chmod +x /srv/tools/run.sh', [path('/srv/tools/run.sh', 'file')])).toMatch(/changes the mode of/);
     expect(reason('remove the old .tmp files in /srv/work', 'rm -f /srv/work/*.tmp', [path('/srv/work', 'dir')])).toMatch(/only deletes/);
+    // "can go" asks for a delete too
+    expect(reason('the scratch dirs /srv/work/run-* can go, the results are saved', 'rm -rf /srv/work/run-*', [path('/srv/work', 'dir')])).toMatch(/only deletes/);
     // what rm deletes has to have been looked through (entries, copies, what names them)
     expect(reason('clear the build cache in /srv/cache/build', 'rm -rf /srv/cache/build', [path('/srv/cache/build', 'dir')], false)).toBeUndefined();
     expect(reason('remove the old .tmp files in /srv/work', 'rm -f /srv/work/*.tmp', [path('/srv/work', 'dir'), { probe: 'doomed', target: '/srv/work/*.tmp', ok: false, error: 'no answer' }], false)).toBeUndefined();
@@ -66,6 +68,8 @@ describe('changes the request asked for', () => {
     expect(reason('the password got rotated, shred my old copy ~/old-historian.pw', 'shred -u ~/old-historian.pw', [path(pw, 'file', { owner: 'user', mode: '600' })], true, 'user')).toMatch(/deletes/);
     expect(reason('the password got rotated, tidy up ~/old-historian.pw', 'shred -u ~/old-historian.pw', [path(pw, 'file', { owner: 'user', mode: '600' })], true, 'user')).toBeUndefined();
     expect(reason('the password got rotated, shred my old copies in ~', 'shred -u ~/*.pw', [], true, 'user')).toBeUndefined();
+    // a pattern of files in a folder the request names by its path, asked to be shredded
+    expect(reason('shred the label csv exports in /var/tmp/labels, the print run is done', 'shred -u /var/tmp/labels/*.csv', [path('/var/tmp/labels', 'dir')])).toMatch(/deletes/);
   });
 
   it('reads a file rewritten through a new temporary copy moved back over it as an edit of the file', () => {

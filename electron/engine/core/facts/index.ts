@@ -224,10 +224,12 @@ export function extractFacts(req: ActionRequest): Facts {
     // an in-place edit that sets a control to off
     if (effects.writes.includes(w) && w.by === 'sed -i' && facts.commands.some((c) => c.name === 'sed' && writtenWords(c).some((a) => CONTROL_OFF.test(a) || ACCESS_OPENED.test(a)))) flags.add('disable-security');
     // an audit trail edited, emptied or written over (appending to it or compressing it is not)
+    // (a file kept in a folder named for audits is one too: ~/lab/audit/edits.log)
     const name = (w.path.split('/').pop() ?? '').toLowerCase();
-    if (effects.writes.includes(w) && AUDIT_TRAIL.test(name) && !CONFIG_ENDING.test(name) && !w.glob && !/>>$|^(gzip|bzip2|xz|zstd|tar|touch|mkdir|chmod|chown|chgrp|ln)\b/.test(w.by) && !/\s-a\b/.test(w.by)) flags.add('audit-erase');
+    const auditName = AUDIT_TRAIL.test(name) || (AUDIT_TRAIL.test(w.path.split('/').slice(-2, -1)[0]?.toLowerCase() ?? '') && !CONFIG_ENDING.test(name) && !/\.(sh|py|pl|rb|js|conf|cfg|ini|ya?ml|json|toml)$/.test(name));
+    if (effects.writes.includes(w) && auditName && !CONFIG_ENDING.test(name) && !w.glob && !/>>$|^(gzip|bzip2|xz|zstd|tar|touch|mkdir|chmod|chown|chgrp|ln)\b/.test(w.by) && !/\s-a\b/.test(w.by)) flags.add('audit-erase');
     // (or put behind a link to /dev/null, where what is written to it goes nowhere)
-    if (effects.writes.includes(w) && AUDIT_TRAIL.test(name) && !CONFIG_ENDING.test(name) && w.by.startsWith('ln') && facts.commands.some((c) => c.name === 'ln' && c.argv.includes('/dev/null'))) flags.add('audit-erase');
+    if (effects.writes.includes(w) && auditName && !CONFIG_ENDING.test(name) && w.by.startsWith('ln') && facts.commands.some((c) => c.name === 'ln' && c.argv.includes('/dev/null'))) flags.add('audit-erase');
     // the sshd configuration written with a setting that opens logins up
     if (effects.writes.includes(w) && /\/sshd_config(\.d\/[^/]+)?$/.test(w.path) && facts.commands.some((c) => writtenWords(c).some((a) => WEAK_SSHD.test(a)))) flags.add('weakens-login');
   }
