@@ -5,7 +5,7 @@ import { ChecksMemory, compileCheck, parseRuleFile, runChecks, serializeRuleFile
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
 import type { Action, ActionRequest, Check, CheckResult, ProbeResult, RehearsalReport } from '../../../shared/types.js';
 import { rehearsalReport, rehearsedFile } from '../../helpers/rehearsal-report.js';
-import { askedEdit, askedPrefixDelete, COPY_CLAIM, gluedRemovals, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
+import { askedEdit, askedPrefixDelete, COPY_CLAIM, DONE_CLAIM, gluedRemovals, offKindRemovals, readRehearsal, rehearsalProbe, rehearsedChangeReason, unaskedSettings } from '../../../electron/engine/core/facts/rehearsal.js';
 import { lineChanges } from '../../../electron/engine/adapters/sandbox/rehearsal.js';
 import { settingKey } from '../../../electron/engine/core/checks/probes-env.js';
 import { gluedMatches, unmarkedMatches } from '../../../electron/engine/core/checks/functions.js';
@@ -1372,6 +1372,10 @@ describe('readings from the fortieth and forty-first sets', () => {
   it('reads data said to have gone to tape or a backup as copied, not a job said to have moved elsewhere', () => {
     expect(COPY_CLAIM.test('the 2019 school project went to LTO tape, delete the archive')).toBe(true);
     expect(COPY_CLAIM.test('those dumps were copied to the backup, remove them')).toBe(true);
+    // work said done by where it is, and by whoever took it
+    expect(DONE_CLAIM.test("delete ~/backups/mix-2023.tgz, it's on the backup server already")).toBe(true);
+    expect(DONE_CLAIM.test('clear the old exports, the vendor already picked them up')).toBe(true);
+    expect(DONE_CLAIM.test('clear the old exports, the vendor picks them up on fridays')).toBe(false);
     expect(COPY_CLAIM.test('pacs pruning moved to the NAS. take the pacs-prune line out of the crontab')).toBe(false);
   });
 
