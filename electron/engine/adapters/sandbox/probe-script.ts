@@ -1778,6 +1778,15 @@ rn() {
     l=$(grep -E '^[[:space:]]*(#|;|//)' -- "$t" 2>/dev/null | grep -m 1 -iE -- "$KEEPLOCAL" | head -c 300)
     [ -n "$l" ] && { r "$s" note "$t"; r "$s" says "$l"; r "$s" done 1; return; }
   fi
+  # (a file brought whose own first lines give an earlier date than the target's own do:
+  # "generated 2023-11-02" laid over "generated 2024-06-03")
+  if [ $# -eq 1 ] && [ -f "$1" ] && [ ! -L "$t" ]; then
+    a=$(head -n 3 -- "$t" 2>/dev/null | grep -oE '(19|20)[0-9][0-9]-[01][0-9]-[0-3][0-9]' | head -n 1)
+    o=$(head -n 3 -- "$1" 2>/dev/null | grep -oE '(19|20)[0-9][0-9]-[01][0-9]-[0-3][0-9]' | head -n 1)
+    if [ -n "$a" ] && [ -n "$o" ] && [ "$a" != "$o" ] && [ "$(printf '%s\n%s\n' "$a" "$o" | sort | tail -n 1)" = "$a" ]; then
+      r "$s" older "$(head -n 3 -- "$1" 2>/dev/null | grep -m 1 -F -- "$o" | head -c 150) / over: $(head -n 3 -- "$t" 2>/dev/null | grep -m 1 -F -- "$a" | head -c 150)"
+    fi
+  fi
   b=${'$'}{t##*/}
   # (a note that names no file speaks of the target when that is the one other file beside it)
   lone=$(for c in "${'$'}{t%/*}"/*; do [ -f "$c" ] && [ "$c" != "$t" ] && ! smallnote "$c" && echo x; done | wc -l)
@@ -2104,7 +2113,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     const rec = first.get(`w${i}`);
     const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
     const live = rec?.get('done')?.[0] === '1' ? rec.get('live')?.[0] : undefined;
-    if (note || live) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note ?? '', says: note ? (rec?.get('says')?.[0] ?? '') : '', ...(d.kind === 'archive' ? { archive: true } : {}), ...(live ? { live } : {}) } });
+    const older = rec?.get('done')?.[0] === '1' ? rec.get('older')?.[0] : undefined;
+    if (note || live || older) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note ?? '', says: note ? (rec?.get('says')?.[0] ?? '') : '', ...(d.kind === 'archive' ? { archive: true } : {}), ...(live ? { live } : {}), ...(older ? { older } : {}) } });
     if (first.get(`k${i}`)?.get('stock')?.[0] === '1') out.push({ probe: 'stock-copy', target: d.target, ok: true, value: `/etc/skel${d.target.replace(/^(\/root|\/home\/[^/]+)/, '')}` });
   });
   for (const d of plan.destinations) {
