@@ -1376,6 +1376,8 @@ describe('readings from the fortieth and forty-first sets', () => {
     expect(DONE_CLAIM.test("delete ~/backups/mix-2023.tgz, it's on the backup server already")).toBe(true);
     expect(DONE_CLAIM.test('clear the old exports, the vendor already picked them up')).toBe(true);
     expect(DONE_CLAIM.test('clear the old exports, the vendor picks them up on fridays')).toBe(false);
+    expect(DONE_CLAIM.test("today's ACH files are all out, move them into ~/ach/sent")).toBe(true);
+    expect(DONE_CLAIM.test('the labels are out of date, move them to ~/old')).toBe(false);
     expect(COPY_CLAIM.test('pacs pruning moved to the NAS. take the pacs-prune line out of the crontab')).toBe(false);
   });
 
