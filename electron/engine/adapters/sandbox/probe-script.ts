@@ -980,6 +980,8 @@ pf() {
              [ -f "$g" ] && [ -r "$g" ] && [ ! "$g" -ef "$2" ] || continue
              [ "$(head -c 64 -- "$g" 2>/dev/null | tr -d ' \t\r\n')" = "$v" ] && r "$1" twin "$g"
            done
+           # (the command line of the process it names, for what it says of which program it is)
+           r "$1" args "$(tr '\000' ' ' < "/proc/$v/cmdline" 2>/dev/null | head -c 200)"
            # (written well before the process it names started: not written for it)
            st=$(awk '{ print $22 }' "/proc/$v/stat" 2>/dev/null); bt=$(awk '$1 == "btime" { print $2 }' /proc/stat 2>/dev/null); mt=$(stat -c %Y -- "$2" 2>/dev/null)
            case "$st$bt$mt" in ''|*[!0-9]*) ;; *) [ $((bt + st / 100)) -gt $((mt + 60)) ] && r "$1" predates 1 ;; esac
@@ -2228,6 +2230,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     })),
   );
   plan.pidfiles.forEach((p, i) => answer('pidfile', p, `q${i}`, 'the pid file could not be read', (rec) => rec.get('pid')?.[0] ?? ''));
+  // (the command line of the process it holds, when it runs)
+  plan.pidfiles.forEach((p, i) => answer('pidfile-args', p, `q${i}`, 'the process a pid file holds could not be read', (rec) => rec.get('args')?.[0] ?? ''));
   // (a note that names the id a pid file holds and says not to stop that process)
   plan.pidfiles.forEach((p, i) =>
     answer('pidfile-spared', p, `q${i}`, 'the notes around the process could not be read', (rec) => {

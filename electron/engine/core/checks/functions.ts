@@ -150,6 +150,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
   { signature: 'names_setting(key): bool', description: 'the request names the setting: one of its parts (oidc_issuer -> oidc, issuer) of three letters or more is a word of the request' },
   { signature: 'numbers_beyond(pattern, matches): list<string>', description: 'the matches of a pattern whose fixed part ends in a number the request says (run_1* for "run 1") that go on into a longer number (run_10), unless the request says that number or asks for everything starting so' },
+  { signature: 'other_version(args): bool', description: 'a command line naming a version (v2, /opt/x/v2/) when the request names another one and not that one' },
   { signature: 'unmarked_matches(pattern, matches): list<string>', description: 'the matches of a pattern whose names hold no word the request adds to the pattern (dry-run for test-*.html), when other matches hold one' },
   { signature: 'moved_named(link, to): bool', description: 'the link is a place the request names and leads to the same place moved elsewhere, its target carrying its name (/var/spool/squid/cache -> /data/squid-cache)' },
   { signature: 'world_writable(mode): bool', description: 'a chmod mode that lets others write (777, o+w)' },
@@ -241,6 +242,19 @@ export function unmarkedMatches(pattern: string, matches: readonly string[], ask
   return marked.size === 0 || marked.size === rest.length ? [] : rest.filter((m) => !marked.has(m));
 }
 
+/**
+ * Whether a process's command line names a version the request does not, while the request
+ * names one: asked to stop "the old v1 scanner gateway", the process a pid file holds runs
+ * /opt/scangw/v2/scangw. A version is `vN` (or `vN.M`) standing as a word or a path part, or
+ * "version N" in the request.
+ */
+export function otherVersion(args: string, ask: string): boolean {
+  const said = new Set([...ask.toLowerCase().matchAll(/(?:^|[^a-z0-9])(?:v|version\s*)(\d+(?:\.\d+)*)(?![a-z0-9])/g)].map((m) => m[1]!.split('.')[0]!));
+  if (said.size === 0) return false;
+  const runs = [...args.toLowerCase().matchAll(/(?:^|[/_ .=-])v(\d+(?:\.\d+)*)(?=$|[/_ .-])/g)].map((m) => m[1]!.split('.')[0]!);
+  return runs.length > 0 && runs.every((v) => !said.has(v));
+}
+
 /** The shared environment; compiled expressions keep a reference to it. */
 export const CHECK_ENV = new Environment({
   unlistedVariablesAreDyn: false,
@@ -270,6 +284,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('names_setting(string): bool', (key: string) => namesSetting(key, current.ask))
   .registerFunction('glued_matches(string, dyn): list<string>', (pattern: string, matches: unknown) => gluedMatches(pattern, Array.isArray(matches) ? matches.map(String) : []))
+  .registerFunction('other_version(string): bool', (args: string) => otherVersion(args, current.ask))
   .registerFunction('unmarked_matches(string, dyn): list<string>', (pattern: string, matches: unknown) => unmarkedMatches(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))
   .registerFunction('numbers_beyond(string, dyn): list<string>', (pattern: string, matches: unknown) => numbersBeyond(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))
   .registerFunction('moved_named(string, string): bool', (link: string, to: string) => isRelocation(link, to) && current.scope.paths.some((rp) => rp !== '/' && isUnder(link, rp)))

@@ -101,6 +101,8 @@ export interface ProbesEnv {
   pidfiles: Record<string, string>;
   /** Single files the action deletes whose full path a file the request names holds (a report or list pointing to them). */
   listed: string[];
+  /** For each of those pid files, the command line of the running process it holds ('' when none runs). */
+  pidfileArgs: Record<string, string>;
   /** For each of those pid files, the other pid files in folders of their own that hold the same id. */
   pidfileTwins: Record<string, string[]>;
   /** For each of those pid files, a note naming the id it holds that says not to stop that process. */
@@ -202,7 +204,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, pidfileArgs: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -280,6 +282,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (v['pinned']) env.pinned.push({ re: r.target, file: String(v['pinned']), line: String(v['pin'] ?? '') });
       for (const x of (v['hits'] as { file: string; line: string }[] | undefined) ?? []) env.settings.push({ re: r.target, file: String(x.file), key: settingKey(String(x.line)), line: String(x.line) });
     } else if (r.probe === 'pidfile' && typeof v === 'string') env.pidfiles[r.target] = v;
+    else if (r.probe === 'pidfile-args' && typeof v === 'string') env.pidfileArgs[r.target] = v;
     else if (r.probe === 'listed' && Array.isArray(v)) env.listed.push(...v.map(String));
     else if (r.probe === 'pidfile-twins' && Array.isArray(v)) env.pidfileTwins[r.target] = v.map(String);
     else if (r.probe === 'pidfile-spared' && v && typeof v === 'object' && typeof (v as { file?: unknown }).file === 'string') {
