@@ -274,6 +274,12 @@ const ACCOUNT_RUNS_ASK = /\b(process(es)?|jobs?|services?|daemons?|workers?|cron
 /** A request that speaks of stopping or restarting something. */
 const STOP_ASK = /\b(kill|killed|stop|stopped|stops|terminate|shut ?down|quit|halt|restart|reload|bounce|end (it|them|the)|exit)\b/i;
 const RESTART_ASK = /\b(re-?start(s|ed|ing)?|start (it|them) (up )?(again|back)|bounce|cycle)\b/i;
+/** Whether the request names a file by its own name, as a word or the end of a path (`~/.profile`, `gateway.key`). */
+function namedFile(path: string, request: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base.length >= 4 && new RegExp(`(^|[\\s/~"'(])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([\\s,.;:!?)"']|$)`).test(request);
+}
+
 /** A request to make files read-only ("so I can't clobber them", "write-protect the masters"). */
 const READ_ONLY_ASK = /\bread[- ]?only\b|\bwrite[- ]?protect|\b(can'?t|cannot|won'?t|nobody can|no one can)\s+(accidentally\s+)?(clobber|overwrite|edit|change|modify|write to)\b|\block (it|them|these|those|the [\w.-]+) against (edits|changes|writes)\b/i;
 
@@ -845,11 +851,13 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
     c.before.mode === c.after.mode &&
     c.before.uid === c.after.uid &&
     c.before.gid === c.after.gid &&
+    // (or the file itself the request names: "reset my ~/.profile to the default")
+    (namedFile(c.path, req.request ?? '') ||
     // (a folder's name of several words counts when the request says each: routeopt-client)
     c.path.split('/').slice(-3, -1).some((w) => {
       const ws = w.toLowerCase().split(/[^a-z0-9]+/).filter((x) => x.length >= 3);
       return said.has(w.toLowerCase()) || (ws.length > 1 && ws.every((x) => said.has(x)));
-    });
+    }));
   if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
