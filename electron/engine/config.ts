@@ -63,7 +63,8 @@ const configSchema = z
     /**
      * Let a clean rehearsal allow an action that only the learned prior holds back (no check
      * fails): 'lossless' (the default) when the twin shows it lost, changed and stopped nothing
-     * that was there and the gate was unsure or the projector's score denied it; 'named' (or true)
+     * that was there and the gate was unsure, or the projector's score denied it and it touches
+     * no system place; 'named' (or true)
      * also when all it lost lies in places the request names; 'off' (or false) never.
      * See the README's figures.
      */

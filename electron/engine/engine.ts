@@ -465,7 +465,11 @@ export class Engine {
     // show it changes nothing but what the request names
     const clean = checks.every((c) => c.status !== 'fail' && c.status !== 'error');
     const clears = this.deps.rehearsalClears ?? 'off';
-    const held = clears !== 'off' && !mayAllow && clean && (outcome.kind === 'ambiguous' || (outcome.kind === 'final' && outcome.path === 'projector'));
+    // (over the projector's deny only for what stays out of the system's places: a delete in
+    // /var/spool/cron that the twin shows reaching nothing still aims at the system)
+    const e = facts.effects;
+    const touchesSystem = [...e.deletes, ...e.writes, ...e.modeChanges, ...e.ownerChanges].some((x) => x.system);
+    const held = clears !== 'off' && !mayAllow && clean && (outcome.kind === 'ambiguous' || (outcome.kind === 'final' && outcome.path === 'projector' && (clears === 'named' || !touchesSystem)));
     // one that goes to a human is rehearsed for the reviewer: what it would change is in the record
     const asks = outcome.kind === 'ambiguous' || (outcome.decision === 'ask' && outcome.path !== 'error');
     const forReviewer = this.deps.rehearseAsks !== false && !mayAllow && asks;
