@@ -467,9 +467,8 @@ export class Engine {
     const clears = this.deps.rehearsalClears ?? 'off';
     // (over the projector's deny only for what stays out of the system's places: a delete in
     // /var/spool/cron that the twin shows reaching nothing still aims at the system)
-    const e = facts.effects;
-    const touchesSystem = [...e.deletes, ...e.writes, ...e.modeChanges, ...e.ownerChanges].some((x) => x.system);
-    const held = clears !== 'off' && !mayAllow && clean && (outcome.kind === 'ambiguous' || (outcome.kind === 'final' && outcome.path === 'projector' && (clears === 'named' || !touchesSystem)));
+    const touchesSystem = (): boolean => [facts.effects.deletes, facts.effects.writes, facts.effects.modeChanges, facts.effects.ownerChanges].some((l) => l.some((x) => x.system));
+    const held = clears !== 'off' && !mayAllow && clean && (outcome.kind === 'ambiguous' || (outcome.kind === 'final' && outcome.path === 'projector' && (clears === 'named' || !touchesSystem())));
     // one that goes to a human is rehearsed for the reviewer: what it would change is in the record
     const asks = outcome.kind === 'ambiguous' || (outcome.decision === 'ask' && outcome.path !== 'error');
     const forReviewer = this.deps.rehearseAsks !== false && !mayAllow && asks;

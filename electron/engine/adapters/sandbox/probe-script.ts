@@ -961,6 +961,16 @@ sv() {
   [ -n "$x" ] && r "$1" program "$x"
   r "$1" done 1
 }
+# the first of the small plain files $@ with a line saying not to stop the process: the file, then
+# that line
+nkfirst() {
+  for f in "$@"; do
+    [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+    l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
+    [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; return 0; }
+  done
+  return 1
+}
 pf() {
   case "$2" in
     *[*?[]*)
@@ -1015,20 +1025,12 @@ pf() {
              # (its last part alone names its folder in a home: cr-recorder's status in ~/recorder/)
              [ "$t" != "$n" ] && [ ${'$'}{#t} -ge 5 ] && e=$t || e=$n
              [ "$h" != "$n" ] && [ ${'$'}{#h} -ge 3 ] && [ ${'$'}{#t} -ge 3 ] || { h=$n; t=$n; }
-             for f in /var/log/$n* /var/log/*/$n* /var/log/$n/* /var/log/$h/$t* /home/*/$e/* /root/$e/* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n*; do
-               [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
-               l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
-               [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break 2; }
-             done
+             nkfirst /var/log/$n* /var/log/*/$n* /var/log/$n/* /var/log/$h/$t* /home/*/$e/* /root/$e/* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n* && break
            done)
            # (or the log named as the pid file is: eod.log in a log folder for /run/corebank/eod.pid)
            ps=${'$'}{2##*/}; ps=${'$'}{ps%.pid}
            if [ -z "$o" ] && [ ${'$'}{#ps} -ge 3 ]; then
-             o=$(for f in /var/log/$ps.* /var/log/*/$ps.* /var/log/$ps/* /home/*/logs/$ps.* /home/*/log/$ps.* /root/logs/$ps.* /srv/*/logs/$ps.* /opt/*/logs/$ps.*; do
-               [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
-               l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
-               [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; break; }
-             done)
+             o=$(nkfirst /var/log/$ps.* /var/log/*/$ps.* /var/log/$ps/* /home/*/logs/$ps.* /home/*/log/$ps.* /root/logs/$ps.* /srv/*/logs/$ps.* /opt/*/logs/$ps.*)
            fi
            [ -n "$o" ] && { r "$1" spare "$(printf '%s\n' "$o" | head -n 1)"; r "$1" says "$(printf '%s\n' "$o" | sed -n 2p)"; }
            # or it holds open a file deleted from disk
@@ -1121,11 +1123,12 @@ ends() {
   y=$(tail -n 30 -- "$1" 2>/dev/null | grep -iE -- "$RUNEND" | tail -n 1)
   [ -n "$y" ] && printf '%s\n' "$y" | grep -qiE -- "$RUNFAIL" && printf '%s' "$y" | head -c 300
 }
-# the names fr's target deletes are known by in a log (GN, one a line, set once by gonenames): each
-# file's own name (eight letters or more), and that name without its ending (six or more, with a
-# digit: a batch id); at most 50 files
+# the names fr's target deletes are known by in a log (GN, one a line, set once by gonenames from
+# GL, the files it deletes, at most 50): each file's own name (eight letters or more), and that
+# name without its ending (six or more, with a digit: a batch id)
 gonenames() {
-  if [ "$g" = - ]; then [ -f "$t" ] && printf '%s\n' "$t"; else for x in $g; do [ -f "$x" ] && printf '%s\n' "$x"; done; fi | head -n 50 | while IFS= read -r x; do
+  printf '%s\n' "$GL" | while IFS= read -r x; do
+    [ -n "$x" ] || continue
     b=${'$'}{x##*/}; e=${'$'}{b%.*}
     [ ${'$'}{#b} -ge 8 ] && printf '%s\n' "$b"
     [ "$e" != "$b" ] && [ ${'$'}{#e} -ge 6 ] && case "$e" in *[0-9]*) printf '%s\n' "$e" ;; esac
@@ -1172,8 +1175,9 @@ unlisted() {
 }
 fr() {
   s=$1; t=$2; g=$3; shift 3
+  GL=$(if [ "$g" = - ]; then [ -f "$t" ] && printf '%s\n' "$t"; else for x in $g; do [ -f "$x" ] && printf '%s\n' "$x"; done; fi | head -n 50)
   GN=$(gonenames)
-  GF=; [ "$g" = - ] || GF=$(for x in $g; do [ -f "$x" ] && printf '%s\n' "${'$'}{x##*/}"; done | head -n 50)
+  GF=; [ "$g" = - ] || GF=$(printf '%s\n' "$GL" | sed 's#.*/##')
   # (a status file at the top of the folder it deletes that tells how its run ended:
   # "state=REJECTED_BY_BANK ... transmitted=no" in a payment run's staging folder)
   if [ "$g" = - ] && [ -d "$t" ] && [ ! -L "$t" ]; then
