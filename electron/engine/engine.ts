@@ -4,7 +4,7 @@
  * 'electron'. Every failure on the verdict path becomes ask or deny, never allow.
  */
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import type {
   ActionRequest,
   Check,
@@ -326,6 +326,8 @@ export class Engine {
     const t0 = performance.now();
     const id = randomUUID();
     const controller = new AbortController();
+    // The rehearsal's looks run side by side, each listening on this one signal while it runs.
+    setMaxListeners(64, controller.signal);
     const timer = setTimeout(() => controller.abort(new EngineError('TIMEOUT', `no verdict within ${this.deps.verdictTimeoutMs} ms`)), this.deps.verdictTimeoutMs);
     const onOuterAbort = (): void => controller.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
