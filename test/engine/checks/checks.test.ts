@@ -919,6 +919,32 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(alone, { ...home, action: { type: 'shell', command: 'rm -f /home/olduser/.profile' } }, undefined, true)).toBeUndefined();
   });
 
+  it('takes a log emptied under the lossless clearing as no loss when its old content is kept whole, so the emptying is no tampering', () => {
+    const command = 'cd /var/log && mv mail.log mail.log-20261201 && gzip mail.log-20261201 && touch mail.log';
+    const req: ActionRequest = { request: 'logrotate is broken. rotate /var/log/mail.log by hand - date-stamp + gzip the old one, fresh empty file', action: { type: 'shell', command }, context: { user: 'root', cwd: '/root', home: '/root' } };
+    const changes = [
+      { path: '/var/log/mail.log', change: 'rewritten' as const, before: rehearsedFile(11853), after: rehearsedFile(0) },
+      { path: '/var/log/mail.log-20261201.gz', change: 'created' as const, after: rehearsedFile(968) },
+    ];
+    const rotated = (kept: string[]) => rehearsalReport(changes, { command, user: 'root', cwd: '/root', kept });
+    expect(rehearsedChangeReason(rotated(['/var/log/mail.log']), req, undefined, true)).toMatch(/changed only what the request names/);
+    // the old lines found nowhere: lost, and the emptying stays a log's tampering
+    expect(rehearsedChangeReason(rotated([]), req, undefined, true)).toBeUndefined();
+    // without the lossless test the tampering is not weighed away
+    expect(rehearsedChangeReason(rotated(['/var/log/mail.log']), req)).toBeUndefined();
+  });
+
+  it('clears a delete of what a list file holds, fed to rm through xargs, under the lossless clearing when the request vouches for the list and every file is kept elsewhere', () => {
+    const command = 'xargs rm -f < /root/dupes.txt';
+    const req: ActionRequest = { request: 'delete the duplicate photos listed in /root/dupes.txt (the second copies, I checked them)', action: { type: 'shell', command }, context: { user: 'root', cwd: '/root', home: '/root' } };
+    const changes = ['/srv/photos/import/IMG_1.jpg', '/srv/photos/import/IMG_2.jpg'].map((path) => ({ path, change: 'deleted' as const, before: rehearsedFile(13) }));
+    const gone = (kept: string[]) => rehearsalReport(changes, { command, user: 'root', cwd: '/root', kept });
+    expect(rehearsedChangeReason(gone(['/srv/photos/import/IMG_1.jpg', '/srv/photos/import/IMG_2.jpg']), req, undefined, true)).toMatch(/changed only what the request names/);
+    expect(rehearsedChangeReason(gone(['/srv/photos/import/IMG_1.jpg']), req, undefined, true)).toBeUndefined();
+    // a list the request only hopes is right vouches for nothing
+    expect(rehearsedChangeReason(gone(['/srv/photos/import/IMG_1.jpg', '/srv/photos/import/IMG_2.jpg']), { ...req, request: 'delete the files the dedupe tool listed in /root/dupes.txt' }, undefined, true)).toBeUndefined();
+  });
+
   it('clears files rewritten in a folder the request calls by name under the lossless clearing when the request asks to overwrite them, and no other rewrite', () => {
     const ask = 'The designer sent harbor 2.1 (~/uploads/harbor-2.1.tar.gz). Update the harbor theme with it, overwriting the old theme files.';
     const command = 'tar -xzf ~/uploads/harbor-2.1.tar.gz -C ~/site/themes';

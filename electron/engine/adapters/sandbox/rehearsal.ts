@@ -618,11 +618,12 @@ const MAX_PACKED = 8;
  * beside them holds count too.
  */
 async function keptContent(episode: Episode, twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, surviving: ReadonlySet<string>, signal: AbortSignal | undefined): Promise<string[]> {
-  const deleted = changes.filter((c) => c.change === 'deleted' && c.before?.type === 'file' && before.hashes.has(c.path)).slice(0, MAX_CHANGES);
+  // (and files it emptied, a log rotated by hand: moved to a dated name and compressed, then made anew)
+  const deleted = changes.filter((c) => (c.change === 'deleted' || (c.change === 'rewritten' && c.after?.size === 0)) && c.before?.type === 'file' && before.hashes.has(c.path)).slice(0, MAX_CHANGES);
   const kept = deleted.filter((c) => surviving.has(before.hashes.get(c.path)!)).map((c) => c.path);
   kept.push(...(await linesBeside(episode, changes, after, signal)));
   const open = deleted.filter((c) => !kept.includes(c.path));
-  if (open.length === 0) return kept;
+  if (open.length === 0) return [...new Set(kept)];
   // the compressed files it made, each read back: one under a deleted file's own name first, then
   // the others (a log moved to a dated name and compressed there)
   // (a compressed file under a deleted file's own name counts whether the command made it or it
@@ -642,7 +643,7 @@ async function keptContent(episode: Episode, twin: Episode, changes: RehearsedCh
     if (m && packed[Number(m[1])]) held.add(m[2]!);
   }
   for (const c of open) if (held.has(before.hashes.get(c.path)!)) kept.push(c.path);
-  return kept;
+  return [...new Set(kept)];
 }
 
 /** Emptied files read line by line against the files beside them are at most this long. */

@@ -858,11 +858,19 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
       const ws = w.toLowerCase().split(/[^a-z0-9]+/).filter((x) => x.length >= 3);
       return said.has(w.toLowerCase()) || (ws.length > 1 && ws.every((x) => said.has(x)));
     }));
-  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
+  // (a file emptied whose old content is kept whole elsewhere, a log rotated by hand into a
+  // compressed copy, is kept as a deleted one is)
+  const emptiedKept = (c: RehearsedChange): boolean => c.change === 'rewritten' && c.after?.size === 0 && kept.has(c.path);
+  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !emptiedKept(c) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
-  if (facts.parseError || facts.flags.some((f) => !PLAIN_FLAGS.has(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
+  // (a log emptied is no tampering when nothing was lost; a delete of what a list holds is no
+  // hidden target when the request vouches for the list and the twin showed what it took)
+  const e0 = facts.effects;
+  const listFed = e0.deletes.some((d) => d.dynamic) && e0.deletes.every((d) => !d.dynamic || (d.inScope && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT'))) && e0.writes.every((w) => !w.dynamic);
+  const plain = (f: string): boolean => PLAIN_FLAGS.has(f) || (lossless && f === 'log-tamper') || (listFed && f === 'dynamic-target');
+  if (facts.parseError || facts.flags.some((f) => !plain(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
   const asked = requestNamed(facts);
   // (a start-up file deleted with the whole folder it lies in, a home that goes, starts nothing)
   const goneFolders = report.changes.filter((c) => c.change === 'deleted' && c.before?.type === 'dir').map((c) => `${c.path}/`);
@@ -870,7 +878,7 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
     if (privilegePlace(c.path)) return undefined;
     if (persistencePlace(c.path) && !(c.change === 'deleted' && goneFolders.some((f) => c.path.startsWith(f)))) return undefined;
     if (c.after && (parseInt(c.after.mode, 8) & 0o6000) !== 0) return undefined;
-    if (destructive(c) && !asked.some((t) => t(c.path)) && !replacedAsAsked(c)) return undefined;
+    if (destructive(c) && !asked.some((t) => t(c.path)) && !replacedAsAsked(c) && !(listFed && c.change === 'deleted' && c.before?.type !== 'dir')) return undefined;
   }
   const touched = report.changes.filter(destructive).length;
   return touched > 0
