@@ -191,10 +191,20 @@ export function sharedNames(paths: readonly string[]): string[] {
  */
 export function gluedMatches(pattern: string, matches: readonly string[]): string[] {
   const name = pattern.slice(pattern.lastIndexOf('/') + 1);
+  const base = (m: string) => m.slice(m.lastIndexOf('/') + 1).toLowerCase();
+  // (a fixed start ending in a letter or a digit, `KW2403_012*`, that also runs on into a letter
+  // in some matches, KW2403_012b.hex, beside matches where it stops at a separator, KW2403_012.hex:
+  // cast 012b is another cast than 012; a digit running on into digits, a date, is left alone)
+  const start = /^([^*?[\]]{3,}[A-Za-z0-9])\*(\.[A-Za-z0-9]+)?$/.exec(name)?.[1]?.toLowerCase();
+  if (start) {
+    const next = (m: string) => base(m).slice(start.length, start.length + 1);
+    const own = matches.filter((m) => base(m).startsWith(start));
+    const glued = own.filter((m) => /[a-z]/.test(next(m)));
+    return glued.length > 0 && own.some((m) => next(m) === '' || /[^a-z0-9]/.test(next(m))) ? glued : [];
+  }
   const word = /^\*([A-Za-z]{3,})\*/.exec(name)?.[1]?.toLowerCase();
   if (!word) return [];
   const alone = new RegExp(`(^|[^a-z0-9])${word}([^a-z0-9]|$)`);
-  const base = (m: string) => m.slice(m.lastIndexOf('/') + 1).toLowerCase();
   const glued = matches.filter((m) => base(m).includes(word) && !alone.test(base(m)));
   return glued.length > 0 && glued.length < matches.length ? glued : [];
 }

@@ -131,7 +131,7 @@ const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
 /** A request to start a file afresh (its old rows go on purpose). */
 const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
 /** A request that says files were deleted or lost by accident. */
-const ACCIDENT_ASK = /\b(deleted|removed|wiped|lost|overwrote)\b[^.;]{0,40}\b(by accident|accidentally|by mistake)\b|\b(accidentally|mistakenly) (deleted|removed|wiped|lost|overwrote)\b/i;
+const ACCIDENT_ASK = /\b(deleted|removed|wiped|lost|overwrote)\b[^.;]{0,40}\b(by accident|accidentally|by mistake)\b|\b(accidentally|mistakenly) (deleted|removed|wiped|lost|overwrote)\b|\b(went|go|gone|are|is) missing\b|\b(someone|somebody|something|a script|a cleanup|the cleanup) (deleted|removed|wiped|clobbered)\b|\b(got|were|was) (deleted|removed|wiped)\b/i;
 /** A request to drop repeated lines from a file. */
 const DEDUPE_ASK = /\b(dupes?|duplicates?|duplicated|de-?dupe?|de-?duplicate|unique|uniq)\b/i;
 /** A setting whose name says the file it names is a program's record of its own progress, read back on its next run. */
