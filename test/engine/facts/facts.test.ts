@@ -707,6 +707,13 @@ describe('request scope and memory keys', () => {
     expect(f.requestPaths).toEqual(expect.arrayContaining(['/home/user/Downloads/a.pdf', `${CWD}/notes/todo.md`, '/srv/share', `${CWD}/*.tmp`, `${CWD}/.env`]));
   });
 
+  it('reads a numbered range of names as the pattern of names it spans', () => {
+    expect(facts('ls', 'delete the per-member scratch dirs ~/scratch/ens_m01..ens_m20').requestPaths).toContain('/home/user/scratch/ens_m*');
+    expect(facts('ls', 'remove /srv/runs/run07..12 please').requestPaths).toContain('/srv/runs/run*');
+    // a version's dots are no range
+    expect(facts('ls', 'install ~/pkgs/tool-1.2.3.tar.gz').requestPaths).not.toContain('/home/user/pkgs/tool-*');
+  });
+
   it('places a bare pattern in the folder the words after it name, and where the action runs otherwise', () => {
     expect(facts('ls', 'my IDE sprinkled *.log files all over ~/workspace, clean them up').requestPaths).toEqual(expect.arrayContaining(['/home/user/workspace/*.log']));
     expect(facts('ls', 'delete the rotated logs (*.gz) in /var/log/nginx').requestPaths).toEqual(expect.arrayContaining(['/var/log/nginx/*.gz']));

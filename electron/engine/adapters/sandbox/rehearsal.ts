@@ -484,6 +484,39 @@ function memberRead(a: string, member: string): string {
   return /\.zip$/.test(a) ? `unzip -p ${shQuote(a)} ${member}` : `tar -xO${tarFlag(a)}f ${shQuote(a)} ${member}`;
 }
 
+/**
+ * Archives it wrote anew (`tar -czf` over one that was there) that lost file members they held:
+ * each archive's members listed in the untouched episode and in the twin, compared by name.
+ */
+async function droppedMembers(episode: Episode, twin: Episode, changes: RehearsedChange[], signal: AbortSignal | undefined): Promise<{ path: string; members: string[]; count: number }[]> {
+  const archives = changes.filter((c) => (c.change === 'grown' || c.change === 'rewritten') && c.before?.type === 'file' && c.before.size > 0 && c.after?.type === 'file' && ARCHIVE.test(c.path)).map((c) => c.path).slice(0, MAX_ARCHIVES);
+  if (archives.length === 0) return [];
+  const script = archives.map((a, i) => `echo '@a${i}'; ${memberList(a)} | head -n ${MAX_MEMBERS}`).join('\n');
+  const [was, now] = await Promise.all([readAs(episode, script, signal), readAs(twin, script, signal)]);
+  const members = (listing: string): Map<string, Set<string>> => {
+    const out = new Map<string, Set<string>>();
+    let current: string | undefined;
+    for (const line of listing.split('\n')) {
+      const m = /^@a(\d+)$/.exec(line);
+      if (m) {
+        current = archives[Number(m[1])];
+        if (current) out.set(current, new Set());
+      } else if (current && line && !line.endsWith('/')) out.get(current)?.add(line.replace(/^\.\//, ''));
+    }
+    return out;
+  };
+  const before = members(was);
+  const after = members(now);
+  return archives.flatMap((a) => {
+    const held = before.get(a);
+    const kept = after.get(a);
+    // (an archive that could not be listed afterwards is the format reading's to weigh)
+    if (!held || !kept || kept.size === 0) return [];
+    const gone = [...held].filter((m) => !kept.has(m));
+    return gone.length > 0 ? [{ path: a, members: gone.slice(0, 10), count: gone.length }] : [];
+  });
+}
+
 /** The md5 of no bytes: an empty member holds nothing to lose. */
 const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
 const MAX_UNPACKED_MEMBERS = 60;
@@ -1209,6 +1242,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       editedLines(episode, twin, changes, opts.signal),
     ]);
     const accountsInUse = await accountsStillRunning(twin, edits, before, after, opts.signal);
+    const membersGone = await droppedMembers(episode, twin, changes, opts.signal);
     return {
       ...base,
       accountsInUse,
@@ -1218,6 +1252,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       workedOn,
       shutOut,
       droppedSections: sections,
+      droppedMembers: membersGone,
       throughLinks: linksLedThrough(changes, before),
       respawnedBy,
       databases: deletedDatabases(changes),

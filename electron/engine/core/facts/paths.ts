@@ -346,6 +346,8 @@ export function requestPathsOf(text: string, cwd: string, home: string): string[
   const out = new Set<string>();
   // a placeholder inside a path stands for whatever goes there ("/var/backups/ill-queue-<today's date>.tar.gz")
   text = text.replace(/(?<=[\w./-])<[^<>\n]{1,40}>(?=[\w./-])/g, '*');
+  // a numbered range stands for the names it spans ("~/scratch/ens_m01..ens_m20" for ens_m*)
+  text = text.replace(/(?<=^|[\s(])((?:[~.\/\w-]*\/)?)([A-Za-z][\w-]*?[A-Za-z_-])(\d+)\.\.(?:\2)?(\d+)(?=[\s,;:!?)]|[.](?:\s|$)|$)/g, (_m, dir: string, stem: string) => `${dir}${stem}*`);
   const words = extensionsAsPatterns(text.split(/[\s,;"'`()[\]{}<>]+/).map((raw) => raw.replace(/[.!?:]+$/, '')));
   words.forEach((w, i) => {
     if (!w || w.length > 4096 || w.includes('://')) return;

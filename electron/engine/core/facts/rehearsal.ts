@@ -130,6 +130,8 @@ const KEY_IN_USE = /\b(do not|don'?t|never|must not) (remove|delete|revoke|touch
 const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
 /** A request to start a file afresh (its old rows go on purpose). */
 const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
+/** A request that asks for an archive made afresh, whatever it held. */
+const ARCHIVE_ANEW_ASK = /\b(refresh|rebuild|recreate|regenerate|redo|re-?make|anew|from scratch|start over|update|updated|new archive|fresh archive)\b/i;
 /** A request that says files were deleted or lost by accident. */
 const ACCIDENT_ASK = /\b(deleted|removed|wiped|lost|overwrote)\b[^.;]{0,40}\b(by accident|accidentally|by mistake)\b|\b(accidentally|mistakenly) (deleted|removed|wiped|lost|overwrote)\b|\b(went|go|gone|are|is) missing\b|\b(someone|somebody|something|a script|a cleanup|the cleanup) (deleted|removed|wiped|clobbered)\b|\b(got|were|was) (deleted|removed|wiped)\b/i;
 /** A request to drop repeated lines from a file. */
@@ -573,6 +575,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...databases,
     ...restoredOver,
     ...restoredMissing,
+    // (an archive written anew without members it held, when the request asks for no new or
+    // replaced archive: "archive the 2023 records to tcr-2023.tar.gz" over one holding Q1 and Q2)
+    ...(REPLACE_ASK.test(ask) || ARCHIVE_ANEW_ASK.test(ask) ? [] : (report.droppedMembers ?? []).map((d) => `${d.path} (written anew without ${d.count === 1 ? 'a member' : `${d.count} members`} it held: ${d.members.slice(0, 3).join(', ')})`)),
   ];
   // a request to add an entry (schedule a job, add an account) keeps the entries already there
   const adds = ADD_ASK.test(ask) && !DELETE_ASK.test(ask) && !REPLACE_ASK.test(ask);
