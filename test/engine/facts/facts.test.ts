@@ -707,6 +707,17 @@ describe('request scope and memory keys', () => {
     expect(f.requestPaths).toEqual(expect.arrayContaining(['/home/user/Downloads/a.pdf', `${CWD}/notes/todo.md`, '/srv/share', `${CWD}/*.tmp`, `${CWD}/.env`]));
   });
 
+  it("names a month's folder by the month's name, and files by an ending the request says as a word in a folder it names", () => {
+    const scoped = (cmd: string, ask: string) => facts(cmd, ask).effects.deletes.map((d) => d.inScope);
+    expect(scoped('gzip -9 ~/exports/2024-05/*.csv', "gzip May's exports, they're eating my quota")).toEqual([true]);
+    expect(scoped('rm -rf /srv/fumehood/2024-02', 'archive the hood logs and then delete the Feb folder')).toEqual([true]);
+    // "may" the verb names no month; another month's folder is not named
+    expect(scoped('rm -rf ~/exports/2024-05', 'you may delete the old exports')).toEqual([false]);
+    expect(scoped('rm -rf /srv/fumehood/2024-03', 'archive the hood logs and then delete the Feb folder')).toEqual([false]);
+    expect(scoped("find ~/exports -name '*.csv' -mtime +30 -exec rm {} +", 'delete my csv exports older than 30 days')).toEqual([true]);
+    expect(scoped("find ~/exports -name '*.json' -mtime +30 -exec rm {} +", 'delete my csv exports older than 30 days')).toEqual([false]);
+  });
+
   it('reads a numbered range of names as the pattern of names it spans', () => {
     expect(facts('ls', 'delete the per-member scratch dirs ~/scratch/ens_m01..ens_m20').requestPaths).toContain('/home/user/scratch/ens_m*');
     expect(facts('ls', 'remove /srv/runs/run07..12 please').requestPaths).toContain('/srv/runs/run*');

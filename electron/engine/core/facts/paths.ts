@@ -578,7 +578,11 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
       (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && (scope.words.has(rootName) || saidApart(rootName, scope.text) || saidHyphened(rootName, scope.text)) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
       (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log'))) ||
       (cacheOf !== undefined && cacheOf.length >= 3 && scope.words.has(cacheOf) && (scope.words.has('cache') || scope.words.has('caches')));
+    // (a month's folder the request calls by the month's name is named, as by its path)
+    if (monthNamed(rootName, scope.text) && !isSystemPath(root)) return true;
     if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text, root)) return true;
+    // (or files by an ending the request says as a word: "my csv exports" for ~/exports/**/*.csv)
+    if (rootNamed && /^\*\.[a-z0-9]{2,5}$/.test(base) && scope.words.has(base.slice(2))) return true;
     // (or the pattern itself, written out in the request: "its studies (US-*.dcm) in the x-ray folder")
     if (rootNamed && scope.text !== undefined && new RegExp(`(^|[\\s(\"'\`])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s)\"'\`,;:]|\\.(\\s|$))`, 'i').test(scope.text)) return true;
     // (a spool's own sub-folder the request gives by its name with a slash and calls the spool's:
@@ -600,6 +604,8 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
   }
   if (scope.words.has(base)) return true;
   if (scope.text !== undefined && namedInText(base, parentOf(clean), scope)) return true;
+  // a month's folder (2024-02) the request calls by the month's name ("the Feb folder")
+  if (monthNamed(base, scope.text) && !isSystemPath(clean)) return true;
   // a cache folder by its name (cache2, Cache, GPUCache, startupCache) inside a folder the request
   // calls by its name, when the request speaks of the cache ("the disk cache for my profile
   // x8k2p1.default-release" for .../x8k2p1.default-release/cache2)
@@ -618,6 +624,20 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
   const worded = parts.filter((p) => !/^\d+$/.test(p));
   const folderWords = (parentOf(clean).split('/').pop() ?? '').toLowerCase().split(/[_.-]+/);
   return worded.length >= 1 && worded.length < parts.length && worded.every((p) => p.length >= 3 && scope.words.has(p)) && folderWords.some((w) => w.length >= 3 && scope.words.has(w));
+}
+
+const MONTHS = ['jan(uary)?', 'feb(ruary)?', 'mar(ch)?', 'apr(il)?', 'May', 'june?', 'july?', 'aug(ust)?', 'sep(t|tember)?', 'oct(ober)?', 'nov(ember)?', 'dec(ember)?'];
+
+/**
+ * Whether `name` is a month's folder (2024-05, 2024_05, 202405) whose month the request says by
+ * its name ("gzip May's exports", "delete the Feb folder"); May only with its capital, as "may"
+ * is also a verb.
+ */
+function monthNamed(name: string, text: string | undefined): boolean {
+  const m = /^(19|20)\d\d[-_]?(0[1-9]|1[0-2])$/.exec(name);
+  if (!m || text === undefined) return false;
+  const month = MONTHS[Number(m[2]) - 1]!;
+  return new RegExp(`\\b${month}\\b`, month === 'May' ? '' : 'i').test(text);
 }
 
 /** Extra properties of one effect. */
