@@ -947,6 +947,9 @@ describe('a scratch copy the command makes and moves into place', () => {
     // moved somewhere the request does not name: not vouched for
     const elsewhere = req('sort ~/crew/calls.csv > ~/crew/calls.sorted && mv ~/crew/calls.sorted /srv/share/roster.txt');
     expect(elsewhere.effects.deletes.filter((x) => x.path === '/home/user/crew/calls.sorted').some((x) => !x.inScope)).toBe(true);
+    // relative names after a cd are read in the folder the cd leads to
+    const after = req('cd ~/crew && (head -n 1 calls.csv; tail -n +2 calls.csv | sort) > calls.sorted && mv calls.sorted calls.csv');
+    expect([...after.effects.writes, ...after.effects.deletes].filter((x) => x.path === '/home/user/crew/calls.sorted').every((x) => x.inScope)).toBe(true);
   });
 });
 

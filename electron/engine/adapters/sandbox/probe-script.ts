@@ -569,6 +569,10 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   // `CMD FILE > TMP && mv TMP FILE`: TMP is FILE rewritten, so putting it back is an edit of
   // FILE, not data brought over it (a TMP that already held data is still a destination)
   const rewrittenFrom = new Map<string, Set<string>>();
+  // (a redirect of a whole group, `(head -n 1 F; tail -n +2 F | sort) > TMP`, rewrites what the
+  // group's commands read)
+  const groupRead = new Set(e.reads.filter((r) => !r.glob && !r.dynamic).map((r) => r.path));
+  for (const w of e.writes) if (w.by === 'redirect >' && !w.glob && !w.dynamic && groupRead.size > 0) rewrittenFrom.set(w.path, new Set(groupRead));
   const rewrite = (src: string | undefined, dest: string): boolean => src !== undefined && !GLOB.test(src) && (rewrittenFrom.get(abs(src))?.has(dest) ?? false);
   for (const cmd of facts.commands) {
     if (cmd.name === 'cd' && !cmd.dynamic) {

@@ -334,7 +334,9 @@ export function extractFacts(req: ActionRequest): Facts {
   for (const m of effects.deletes) {
     if (m.by !== 'mv' || m.glob || m.dynamic) continue;
     const made = effects.writes.some((w) => w.path === m.path && /^redirect >$|^[\w.-]+ >$/.test(w.by) && !w.glob && !w.dynamic);
-    const into = facts.commands.some((c) => c.name === 'mv' && c.argv.length === 3 && normalizePath(c.argv[1]!, base.cwd, base.home) === m.path && effects.writes.some((w) => w.by === 'mv' && w.inScope && !w.glob && !w.dynamic && w.path === normalizePath(c.argv[2]!, base.cwd, base.home)));
+    // (a relative name after a `cd` is read by its name, in the folder the effects place it)
+    const same = (arg: string, path: string): boolean => (arg.startsWith('/') || arg.startsWith('~') ? normalizePath(arg, base.cwd, base.home) === path : path.endsWith(`/${arg.replace(/^\.\//, '')}`));
+    const into = facts.commands.some((c) => c.name === 'mv' && c.argv.length === 3 && same(c.argv[1]!, m.path) && effects.writes.some((w) => w.by === 'mv' && w.inScope && !w.glob && !w.dynamic && same(c.argv[2]!, w.path)));
     if (!made || !into) continue;
     for (const x of [...effects.deletes, ...effects.writes]) if (x.path === m.path) x.inScope = true;
   }
