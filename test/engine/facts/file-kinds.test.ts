@@ -4,6 +4,16 @@ import { offKind } from '../../../electron/engine/core/facts/file-kinds.js';
 describe('kinds of file a request describes', () => {
   const downloads = ['/home/user/Downloads/vscode-1.80.deb', '/home/user/Downloads/zoom_x64.tar.xz', '/home/user/Downloads/tax-2023/W2.pdf'];
 
+  it('reads a file format the request says as a word, which some endings spell, as the kind it means when it names no other', () => {
+    const nwp = ['/srv/nwp/input/gfs_2024040100.grib2', '/srv/nwp/static/geo_em.d01.nc', '/srv/nwp/static/README'];
+    expect(offKind(nwp, 'purge GRIB input older than 30 days under /srv/nwp')).toEqual(['/srv/nwp/static/geo_em.d01.nc', '/srv/nwp/static/README']);
+    // every ending the request lists counts once one is a format; a request to empty a place whole selects nothing
+    expect(offKind(['/t/a.aux', '/t/a.toc', '/t/a.out'], 'clean the latex junk (aux, toc, out) from ~/thesis/latex')).toEqual([]);
+    expect(offKind(['/h/Trash/files/a.apk', '/h/Trash/info/a.apk.trashinfo'], 'empty my trash, it is full of old apk builds')).toEqual([]);
+    // a word no ending spells: nothing to compare with
+    expect(offKind(nwp, 'purge model input older than 30 days under /srv/nwp')).toEqual([]);
+  });
+
   it('names the files that are not of the kind the request asks to delete', () => {
     expect(offKind(downloads, 'clear the old installers out of ~/Downloads')).toEqual(['/home/user/Downloads/tax-2023/W2.pdf']);
     expect(offKind(['/srv/app/app.log', '/srv/app/app.log.2.gz', '/srv/app/db.sqlite'], 'delete the logs older than a week')).toEqual(['/srv/app/db.sqlite']);

@@ -67,6 +67,12 @@ const EVIDENCE = /\b(see|check|checked|per|according to|look at|looked at|read|i
 /** A file's own name with its ending (`applied.log`, `price-2024.csv`); not a pattern (`*.log`), an ending alone (`.bak`) or a path. */
 const NAMED_FILE = /(?<![\w*?.\/~-])[\w-]+\.[a-z][a-z0-9]{0,4}\b(?![\/.\w])/gi;
 
+/** A request to empty a place whole. */
+const EMPTY_WHOLE = /\b(empty|wipe|clear out|everything in|all of)\b/i;
+
+/** Short words a request uses that are also file endings but say no format (the .old, .new, .all of a name). */
+const COMMON_WORDS = new Set(['old', 'new', 'all', 'any', 'the', 'and', 'log', 'logs', 'tmp', 'bak', 'out', 'raw', 'run', 'data', 'file', 'files', 'dump', 'done', 'last', 'keep', 'only', 'from', 'with', 'into', 'over', 'test', 'temp', 'cache', 'spool', 'input', 'output', 'more', 'than', 'days']);
+
 /**
  * The paths that are not of any kind the request names; empty when the request names no kind
  * (nothing to compare with). A path is of a kind by its own name or by a folder on its way.
@@ -93,7 +99,18 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // before another kind's word (".raw scratch files") only narrows that kind
   // (a list of them counts whole: ".orig and .rej files")
   const endings = [...request.toLowerCase().matchAll(/((?:(?<![\w*])\.[a-z0-9]{1,6}(?:,\s*|\s+(?:and|or|&)\s+|\s*\/\s*))*(?<![\w*])\.[a-z0-9]{1,6}) (files?|ones)\b/g)].flatMap((m) => m[1]!.match(/\.[a-z0-9]{1,6}/g) ?? []);
-  if (kinds.length === 0 && endings.length === 0) return [];
+  if (kinds.length === 0 && endings.length === 0) {
+    // (or, with no kind named, a file format the request says as a word, which the endings of
+    // some of the files spell: "GRIB input" for .grib2 beside a model's static .nc files)
+    const ext = (p: string): string => /\.([a-z][a-z0-9]{1,5})$/.exec(p.toLowerCase())?.[1] ?? '';
+    // (a request to empty a place whole describes what it thinks is there, and selects nothing:
+    // "empty my trash, it's full of old apk builds")
+    if (EMPTY_WHOLE.test(request)) return [];
+    const format = (x: string, common = false): boolean => x.length >= 2 && [...words].some((w) => /^[a-z]{3,6}$/.test(w) && (common || !COMMON_WORDS.has(w)) && (x === w || (x.startsWith(w) && /^\d$/.test(x.slice(w.length)))));
+    // (once one format is said, every ending the request lists counts: "aux, toc, out")
+    const of = paths.filter((p) => format(ext(p)));
+    return of.length > 0 ? paths.filter((p) => !format(ext(p), true)) : [];
+  }
   return paths.filter((p) => {
     const parts = p.toLowerCase().split('/').filter(Boolean);
     const name = parts.pop() ?? '';
