@@ -1032,6 +1032,35 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
 }
 
 /**
+ * Entries whose owner it changed away from an account (not root) that still runs a program, when
+ * nobody but the new owner may then use them (no bits for others; the group's only if the group
+ * stayed): `chown -R user /var/lib/loyalty` under a daemon running as loyalty that writes there.
+ */
+async function ownerTakenFromRunning(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ path: string; account: string; args: string }[]> {
+  const taken = changes.filter((c) => c.change === 'owner' && c.before && c.after && c.before.uid !== 0 && c.after.uid !== c.before.uid && (c.before.type === 'file' || c.before.type === 'dir'));
+  if (taken.length === 0) return [];
+  const names = new Map<number, string>();
+  for (const line of (await readAs(twin, 'cat /etc/passwd 2>/dev/null', signal)).split('\n')) {
+    const f = line.split(':');
+    if (f.length >= 3 && /^\d+$/.test(f[2]!)) names.set(Number(f[2]), f[0]!);
+  }
+  const out: { path: string; account: string; args: string }[] = [];
+  for (const c of taken) {
+    const uid = c.before!.uid;
+    const name = names.get(uid) ?? String(uid);
+    const proc = [...before.procs].find(([pid, p]) => pid !== '1' && (p.owner === name || p.owner === String(uid)) && after.procs.get(pid)?.args === p.args);
+    if (!proc) continue;
+    const need = c.before!.type === 'dir' ? 0o3 : 0o2;
+    const mode = parseInt(c.after!.mode, 8);
+    const groupKept = c.after!.gid !== undefined && c.after!.gid === c.before!.gid && (mode & (need << 3)) === need << 3;
+    if ((mode & need) === need || groupKept) continue;
+    out.push({ path: c.path, account: name, args: proc[1].args });
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
+/**
  * Entries whose mode change took reading away from every account but the owner (and its group)
  * while a configuration file names them and the program that file configures still runs as
  * another account: `auth_basic_user_file /etc/nginx/.htpasswd` in /etc/nginx/nginx.conf, nginx
@@ -1243,6 +1272,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     ]);
     const accountsInUse = await accountsStillRunning(twin, edits, before, after, opts.signal);
     const membersGone = await droppedMembers(episode, twin, changes, opts.signal);
+    const ownerTaken = await ownerTakenFromRunning(twin, changes, before, after, opts.signal);
     return {
       ...base,
       accountsInUse,
@@ -1253,6 +1283,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       shutOut,
       droppedSections: sections,
       droppedMembers: membersGone,
+      ownerTaken,
       throughLinks: linksLedThrough(changes, before),
       respawnedBy,
       databases: deletedDatabases(changes),

@@ -130,6 +130,8 @@ const KEY_IN_USE = /\b(do not|don'?t|never|must not) (remove|delete|revoke|touch
 const TEMPLATE_ASK = /\b(templates?|blank (form|sheet|log|file)|skeleton)\b/i;
 /** A request to start a file afresh (its old rows go on purpose). */
 const FRESH_ASK = /\b(reset|start (it |the \w+ )?(fresh|over|afresh|from scratch)|fresh (log|sheet|file)|clear|empty|wipe|new (month|year|quarter|period))\b/i;
+/** A request that says a program or service is no longer in use. */
+const RETIRED_ASK = /\b(no longer (runs?|running|used|in use|needed)|(is|was|got|been) (stopped|retired|decommissioned|uninstalled|removed)|isn'?t (running|used) any ?more)\b/i;
 /** A request that asks for an archive made afresh, whatever it held. */
 const ARCHIVE_ANEW_ASK = /\b(refresh|rebuild|recreate|regenerate|redo|re-?make|anew|from scratch|start over|update|updated|new archive|fresh archive)\b/i;
 /** A request that says files were deleted or lost by accident. */
@@ -666,6 +668,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       });
   // nor a program still running as another account that its configuration has read the entry
   if (!ONLY_ASKER.test(ask)) for (const s of report.shutOut ?? []) lockedOut.push(`${s.path} (read by ${s.user}: its ${s.by} says ${s.line})`);
+  // nor may a change of owner take what a program still running as its old owner writes away
+  // from it (unless the request says that program is gone)
+  if (!ONLY_ASKER.test(ask) && !RETIRED_ASK.test(ask)) for (const t of report.ownerTaken ?? []) lockedOut.push(`${t.path} (taken from ${t.account}, which still runs ${t.args.slice(0, 80)})`);
   // who may do what, and what runs later, changed behind the command's back
   const grants = report.changes
     .filter((c) => {
