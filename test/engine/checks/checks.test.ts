@@ -393,6 +393,14 @@ describe('process and lock probes, failing closed', () => {
     expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: false, error: 'the file could not be read' }])).toBe('fail');
   });
 
+  it('asks when a find selects by an account id another account holds now, or the id could not be looked up', () => {
+    const find = (probes: ProbeResult[], ask = 'mbrown left, her uid was 1005. delete her leftover files under /srv/gb') => seen('select-by-reissued-id', 'find /srv/gb -user 1005 -type f -exec rm -f {} +', ask, probes);
+    expect(find([{ probe: 'uid-holder', target: '1005', ok: true, value: '' }])).toBe('pass');
+    expect(find([{ probe: 'uid-holder', target: '1005', ok: true, value: 'kchen' }])).toBe('fail');
+    expect(find([{ probe: 'uid-holder', target: '1005', ok: true, value: 'kchen' }], "kchen's files (uid 1005) under /srv/gb can go")).toBe('pass');
+    expect(find([{ probe: 'uid-holder', target: '1005', ok: false, error: '/etc/passwd could not be read' }])).toBe('fail');
+  });
+
   it('asks when an account taken out still runs a process, or its processes could not be read', () => {
     const out = (probes: ProbeResult[]) => seen('account-removed-while-running', "sed -i '/^demux:/d' /etc/passwd", "remove the old 'demux' service account", [{ probe: 'user', target: '', ok: true, value: 'root' }, ...probes]);
     expect(out([{ probe: 'account-busy', target: 'demux', ok: true, value: '' }])).toBe('pass');

@@ -49,6 +49,7 @@ function failAll(plan: ProbePlan, error: string): ProbeResult[] {
   for (const x of plan.linkedTo ?? []) out.push({ probe: 'link-failed-run', target: x, ok: false, error });
   for (const x of plan.served) out.push({ probe: 'served', target: x.root, ok: false, error });
   for (const a of plan.accounts) out.push({ probe: 'account-id', target: `${a.of}:${a.name}`, ok: false, error });
+  for (const u of plan.uidsSelected ?? []) out.push({ probe: 'uid-holder', target: u, ok: false, error });
   for (const x of plan.substitutions) out.push({ probe: 'substitution', target: `s/${x.re}/`, ok: false, error });
   for (const s of plan.skipped) out.push({ probe: s.probe, target: s.target, ok: false, error: s.error });
   out.push({ probe: 'user', target: '', ok: false, error }, { probe: 'free-disk', target: '/', ok: false, error });

@@ -307,6 +307,8 @@ export interface ProbePlan {
   groupsOut: string[];
   /** Accounts the action takes out of /etc/passwd, looked up among the running processes' owners. */
   accountsOut?: string[];
+  /** Account ids a find selects files by (`-user 1005`, `-uid 1005`): /etc/passwd is read for the account holding each now. */
+  uidsSelected?: string[];
   /** Crontabs the action removes or replaces whole (`crontab -r`, a table installed without `crontab -l`): their jobs are read. */
   tables?: string[];
   /** Files (patterns kept) a line-ending converter or sed -i rewrites as text: looked through for a binary one (a NUL byte). */
@@ -734,6 +736,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     groupsOut: removedNames(e, 'group').slice(0, MAX_NOTED),
     accountsOut: removedNames(e, 'passwd').slice(0, MAX_NOTED),
+    uidsSelected: [...new Set(facts.commands.filter((c) => c.name === 'find' && !c.dynamic).flatMap((c) => c.argv.flatMap((a, i) => ((a === '-user' || a === '-uid') && /^\d+$/.test(c.argv[i + 1] ?? '') ? [c.argv[i + 1]!] : []))))].slice(0, MAX_NOTED),
     tables: [...new Set([...e.deletes.filter((x) => x.by === 'crontab -r' && !x.recursive), ...e.writes.filter((x) => x.by === 'crontab')].filter((x) => fixed(x) && x.path.startsWith('/var/spool/cron/')).map((x) => x.path))].slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && (p.of === 'passwd' || p.of === 'group') ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
     substitutions,
@@ -948,6 +951,10 @@ li() {
 gp() {
   g=$(awk -F: -v n="$2" '$1 == n { print $3; exit }' /etc/group 2>/dev/null)
   [ -n "$g" ] && awk -F: -v g="$g" '$4 == g { print $1 }' /etc/passwd 2>/dev/null | grep -vxE -- "($3)" | head -n 5 | while IFS= read -r u; do r "$1" member "$u"; done
+  r "$1" done 1
+}
+uh() {
+  r "$1" holder "$(awk -F: -v id="$2" '$3 == id { print $1; exit }' /etc/passwd 2>/dev/null)"
   r "$1" done 1
 }
 ac() {
@@ -1949,6 +1956,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.linkedTo ?? []).forEach((x, i) => lines.push(`lf F${i} ${shQuote(x)}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));
+    (plan.uidsSelected ?? []).forEach((u, i) => lines.push(`uh U${i} ${shQuote(u)}`));
     (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
@@ -2287,6 +2295,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('account-id', `${a.of}:${a.name}`, `a${i}`, `/etc/${a.of} could not be read`, (rec) => ({ id: a.id, holder: rec.get('holder')?.[0] ?? '', exists: rec.get('exists')?.[0] === '1' })),
   );
   (plan.accountsOut ?? []).forEach((a, i) => answer('account-busy', a, `A${i}`, 'the running processes could not be read', (rec) => rec.get('proc')?.[0] ?? ''));
+  (plan.uidsSelected ?? []).forEach((u, i) => answer('uid-holder', u, `U${i}`, '/etc/passwd could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
   (plan.tables ?? []).forEach((t, i) => answer('cron-jobs', t, `J${i}`, 'the crontab could not be read', (rec) => rec.get('job') ?? []));
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));
   (plan.sorted ?? []).forEach((p, i) => answer('order-note', p, `o${i}`, 'the file could not be read', (rec) => rec.get('says')?.[0] ?? ''));

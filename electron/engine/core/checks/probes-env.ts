@@ -135,6 +135,8 @@ export interface ProbesEnv {
    */
   accountClashes: { target: string; id: string; holder: string; exists: boolean }[];
   accountIds: string[];
+  /** Account ids a find selects files by, with the account /etc/passwd gives each now ('' for none; unknown when it could not be read). */
+  uidHolders: { id: string; holder: string }[];
   /**
    * Folders a web server the action starts would serve, with the first file in them holding a
    * secret by its name (a key, a .env, credentials, a git history) and the first program the
@@ -204,7 +206,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, pidfileArgs: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, pidfileArgs: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], uidHolders: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -216,6 +218,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (r.probe === 'production-mark') env.production = `unknown (${r.error ?? 'no answer'})`;
       // so may an account nobody could look up still run a process
       if (r.probe === 'account-busy') env.busyAccounts.push({ account: r.target, process: `unknown (${r.error ?? 'no answer'})` });
+      // and an id nobody could look up be another account's now
+      if (r.probe === 'uid-holder') env.uidHolders.push({ id: r.target, holder: `unknown (${r.error ?? 'no answer'})` });
       // and a copy into a folder nobody could look at be going somewhere public with a secret
       if (r.probe === 'public-drop') env.publicDrops.push({ dest: r.target, file: '', note: '', says: `unknown (${r.error ?? 'no answer'})`, linked: false });
       // and a file nobody could read the head of say its order is part of it
@@ -299,6 +303,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       env.publicDrops.push({ dest: r.target, file: String(x['file'] ?? ''), note: String(x['note'] ?? ''), says: String(x['says'] ?? ''), linked: x['linked'] === true });
     }
     else if (r.probe === 'account-busy' && typeof v === 'string' && v !== '') env.busyAccounts.push({ account: r.target, process: v });
+    else if (r.probe === 'uid-holder' && typeof v === 'string') env.uidHolders.push({ id: r.target, holder: v });
     else if (r.probe === 'cron-jobs' && Array.isArray(v)) {
       for (const line of v.map(String)) {
         const program = cronProgram(line);
