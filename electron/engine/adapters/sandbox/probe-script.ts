@@ -1045,6 +1045,19 @@ pf() {
            if [ -z "$o" ] && [ ${'$'}{#ps} -ge 3 ]; then
              o=$(nkfirst /var/log/$ps.* /var/log/*/$ps.* /var/log/$ps/* /home/*/logs/$ps.* /home/*/log/$ps.* /root/logs/$ps.* /srv/*/logs/$ps.* /opt/*/logs/$ps.*)
            fi
+           # (or a note in a folder the program's own script (not a binary) works in, or in that folder's
+           # namesake under /var/lib, its state: batch.state in /var/lib/cafeteria for a script
+           # that logs to /var/log/cafeteria)
+           if [ -z "$o" ]; then
+             o=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | head -n 4 | while IFS= read -r a; do
+               [ -f "$a" ] && [ "$(stat -c %s -- "$a" 2>/dev/null || echo 0)" -le 65536 ] && [ "$(head -c 2 -- "$a" 2>/dev/null)" = '#!' ] || continue
+               grep -v '^#!' -- "$a" 2>/dev/null | grep -oE '/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+' | head -n 20 | while IFS= read -r q; do d=${'$'}{q%/*}; printf '%s\n%s\n' "$d" "/var/lib/${'$'}{d##*/}"; done
+             done | awk '!seen[$0]++' | head -n 8 | while IFS= read -r d; do
+               case "$d" in /|/bin|/sbin|/usr|/usr/bin|/usr/sbin|/usr/local/bin|/etc|/proc|/dev|/tmp|/var/tmp|/var/lib/bin|/var/lib/sbin) continue ;; esac
+               [ -d "$d" ] && [ ! -L "$d" ] || continue
+               nkfirst "$d"/* && break
+             done)
+           fi
            [ -n "$o" ] && { r "$1" spare "$(printf '%s\n' "$o" | head -n 1)"; r "$1" says "$(printf '%s\n' "$o" | sed -n 2p)"; }
            # or it holds open a file deleted from disk
            o=$(od "$v") && [ -n "$o" ] && { r "$1" spare "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; } ;;
