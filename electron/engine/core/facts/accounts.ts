@@ -156,7 +156,8 @@ export function sedMemberStrip(script: string): string | undefined {
 /**
  * A sed script that only locks one account's password in /etc/shadow (`s/^NAME:/NAME:!/`, the
  * way `passwd -l` does, or with the hash's literal start kept: `s/^NAME:\$/NAME:!$/`, or its
- * hash field replaced by a lock mark: `s/^NAME:[^:]*:/NAME:!:/`): the account's name, else undefined.
+ * hash field replaced by a lock mark: `s/^NAME:[^:]*:/NAME:!:/`, or the match given back: `s/^NAME:/&!/`):
+ * the account's name, else undefined.
  */
 export function sedShadowLock(script: string): string | undefined {
   const s = sedS(script.trim());
@@ -167,6 +168,8 @@ export function sedShadowLock(script: string): string | undefined {
   const kept = s && /^\^([a-z_][a-z0-9_.-]{0,31}):\\\((\[\^!\]|\[\^:\]\*|\.\*)\\\)(:?)$/i.exec(s.pattern);
   if (s && kept && s.flags === '' && s.replacement === `${kept[1]}:!\\1${kept[3]}`) return kept[1];
   const m = s && /^\^([a-z_][a-z0-9_.-]{0,31}):((?:\\\$|[A-Za-z0-9])*)$/i.exec(s.pattern);
+  // (or the matched start given back by `&` with the mark after it: `s/^NAME:/&!/`)
+  if (s && m && s.flags === '' && m[2] === '' && s.replacement === '&!') return m[1];
   if (!s || !m || s.flags !== '' || s.replacement !== `${m[1]}:!${m[2]!.replace(/\\\$/g, '$')}`) return undefined;
   return m[1];
 }
