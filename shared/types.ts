@@ -88,6 +88,8 @@ export interface PathEffect {
   dynamic: boolean;
   /** For a write of /etc/passwd or /etc/group that reads as account changes: the accounts it adds or changes. */
   accounts?: string[];
+  /** For an in-place edit that only deletes whole lines (`sed -i '/X/d'`): it adds nothing, so nothing it writes runs later. */
+  linesOut?: boolean;
 }
 
 /** What an action would do to the world, as far as static analysis can tell. */

@@ -298,6 +298,9 @@ describe('shell structure', () => {
     expect(facts("sed -i 's/^kiosk:[^:]*:/kiosk:!:/' /etc/shadow").effects.writes.map((w) => [w.path, w.accounts])).toEqual([['/etc/shadow', ['kiosk']]]);
     // a lock mark put before the hash, kept by a group
     expect(facts("sed -i 's/^nmurphy:\\([^!]\\)/nmurphy:!\\1/' /etc/shadow").effects.writes[0]!.accounts).toEqual(['nmurphy']);
+    // an edit of a start-up file that only deletes whole lines adds nothing to run there
+    expect(facts("sed -i '/TEMP-OVERRIDE/d' ~/.profile").effects.persistence).toEqual([]);
+    expect(facts("sed -i 's/^#alias/alias/' ~/.profile").effects.persistence).not.toEqual([]);
     // the match given back by & with the mark after it; a match given back with more is no lock
     expect(facts("sed -i 's/^jsmith:/&!/' /etc/shadow").effects.writes[0]!.accounts).toEqual(['jsmith']);
     expect(facts("sed -i 's/^jsmith:/&x:/' /etc/shadow").effects.writes[0]!.accounts).toBeUndefined();

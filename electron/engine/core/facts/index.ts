@@ -210,7 +210,8 @@ export function extractFacts(req: ActionRequest): Facts {
     // `chmod 600 ~/.ssh/authorized_keys`: sshd asks for just that, and it runs nothing)
     const mode = effects.modeChanges.includes(w) ? (w.mode ?? '') : undefined;
     const found = persistencePlace(w.path);
-    const place = mode !== undefined && (onlyTakesAway(mode) || (found?.startsWith('~/.ssh/') === true && /^0?[0-7][0145][0145]$/.test(mode))) ? undefined : found;
+    // (nor does an edit that only deletes whole lines: it adds nothing to run)
+    const place = (mode !== undefined && (onlyTakesAway(mode) || (found?.startsWith('~/.ssh/') === true && /^0?[0-7][0145][0145]$/.test(mode)))) || w.linesOut === true ? undefined : found;
     // the jobs read from the text written there (facts/shell-commands.ts) belong to this write
     const jobs = place ? effects.persistence.find((p) => p.place === place && p.by === 'cron entry') : undefined;
     if (jobs) jobs.by = w.by;

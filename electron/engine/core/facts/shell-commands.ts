@@ -444,8 +444,11 @@ export function runCommand(c: Call): Feed {
       // or comments out or deletes the lines of cron jobs the request names ("comment out the
       // weekly report job" for `/generate_report.sh/s/^/#/` on a cron table)
       const jobsOut = inPlace ? sedTakesOutNamedJobs(scripts, an.scope.words, an.scope.text ?? '') !== undefined : false;
+      // or only deletes whole lines by a pattern (`/TEMP-OVERRIDE/d`): it adds nothing to the file
+      const linesOut = parts.length > 0 && parts.every((x) => /^\s*\/(?:[^/\\]|\\.)+\/I?\s*!?\s*d\s*$/.test(x));
       for (const file of files) {
         for (const e of pe(c, file, inPlace ? 'sed -i' : 'sed')) {
+          if (linesOut) e.linesOut = true;
           if (setting && !e.glob && !e.dynamic && !e.system) e.inScope = true;
           if (jobsOut && CRON_TABLE.test(e.path) && !e.glob && !e.dynamic) e.inScope = true;
           (inPlace ? E.writes : E.reads).push(e);
