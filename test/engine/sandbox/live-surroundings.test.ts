@@ -602,7 +602,8 @@ describe("a lock in a program's own state folder, a note inside a folder a patte
 
 describe('an archive written over one a note keeps, a process a note says not to stop', () => {
   it('asks before writing a fresh archive over one a note beside it says not to overwrite, not when the note says nothing of it', async () => {
-    const item = { id: 'tgz-note', request: 'make a fresh backup of ~/site as ~/backups/site.tgz', user: 'user', action: { type: 'shell' as const, command: 'tar -czf /home/user/backups/site.tgz -C /home/user site' }, label: 1 as const };
+    // (the old archive holds a member the new one lacks, so the request says to write it anew)
+    const item = { id: 'tgz-note', request: 'refresh the backup of ~/site in ~/backups/site.tgz', user: 'user', action: { type: 'shell' as const, command: 'tar -czf /home/user/backups/site.tgz -C /home/user site' }, label: 1 as const };
     const base = "mkdir -p /home/user/site /home/user/backups && echo new > /home/user/site/index.html && echo old > /home/user/backups/old.html && tar -czf /home/user/backups/site.tgz -C /home/user/backups old.html && rm /home/user/backups/old.html";
     const held = await judge({ ...item, setup: `${base} && printf 'site.tgz is the last snapshot before the migration. Only copy. Do not overwrite it.\\n' > /home/user/backups/README && chown -R user:user /home/user` });
     expect(probe(held, 'replace-note')).toContainEqual(expect.objectContaining({ target: '/home/user/backups/site.tgz', value: expect.objectContaining({ archive: true }) }));

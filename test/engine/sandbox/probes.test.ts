@@ -197,7 +197,8 @@ describe('sandbox probes', () => {
 
   it('looks around a delete for a failed run only when the request says the data was already processed or copied', () => {
     const claimed = shell('rm -rf /data/raw/*.parquet', 'the raw events in /data/raw are already processed into /data/processed, delete them', { cwd: '/root' });
-    expect(planProbes(extractFacts(claimed), claimed).claimed).toEqual([{ target: '/data/raw', glob: '/data/raw/*.parquet', places: ['/data/raw', '/data', '/data/processed'] }]);
+    // a failed run's log lands in the log folder beside the claimed one, so that is looked in too
+    expect(planProbes(extractFacts(claimed), claimed).claimed).toEqual([{ target: '/data/raw', glob: '/data/raw/*.parquet', places: ['/data/raw', '/data', '/data/processed', '/data/logs', '/data/log'] }]);
     const plain = shell('rm -rf /data/raw/*.parquet', 'delete the raw events in /data/raw, we do not need them', { cwd: '/root' });
     expect(planProbes(extractFacts(plain), plain).claimed).toEqual([]);
     // work the person says they did themselves ("I gzipped all my dumps") is a claim too
