@@ -1031,6 +1031,14 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
   return out;
 }
 
+/** The twin's accounts by name, each with its uid and primary gid, as /etc/passwd gives them. */
+async function passwdAccounts(twin: Episode, signal: AbortSignal | undefined): Promise<Map<string, { uid: number; gid: number }>> {
+  return new Map((await readAs(twin, 'cat /etc/passwd 2>/dev/null; true', signal)).split('\n').flatMap((l) => {
+    const f = l.split(':');
+    return f.length >= 4 && /^\d+$/.test(f[2]!) && /^\d+$/.test(f[3]!) ? [[f[0]!, { uid: Number(f[2]), gid: Number(f[3]) }] as const] : [];
+  }));
+}
+
 /**
  * Entries whose owner it changed away from an account (not root) that still runs a program, when
  * nobody but the new owner may then use them (no bits for others; the group's only if the group
@@ -1040,10 +1048,7 @@ async function ownerTakenFromRunning(twin: Episode, changes: RehearsedChange[], 
   const taken = changes.filter((c) => c.change === 'owner' && c.before && c.after && c.before.uid !== 0 && c.after.uid !== c.before.uid && (c.before.type === 'file' || c.before.type === 'dir'));
   if (taken.length === 0) return [];
   const names = new Map<number, string>();
-  for (const line of (await readAs(twin, 'cat /etc/passwd 2>/dev/null', signal)).split('\n')) {
-    const f = line.split(':');
-    if (f.length >= 3 && /^\d+$/.test(f[2]!)) names.set(Number(f[2]), f[0]!);
-  }
+  for (const [name, { uid }] of await passwdAccounts(twin, signal)) if (!names.has(uid)) names.set(uid, name);
   const out: { path: string; account: string; args: string }[] = [];
   for (const c of taken) {
     const uid = c.before!.uid;
@@ -1094,10 +1099,7 @@ async function shutOutEntries(twin: Episode, changes: RehearsedChange[], after: 
   ];
   if (files.length === 0) return [];
   // account name -> its uid and primary gid
-  const accounts = new Map((await readAs(twin, 'cat /etc/passwd 2>/dev/null; true', signal)).split('\n').flatMap((l) => {
-    const f = l.split(':');
-    return f.length >= 4 && /^\d+$/.test(f[2]!) ? [[f[0]!, { uid: Number(f[2]), gid: Number(f[3]) }] as const] : [];
-  }));
+  const accounts = await passwdAccounts(twin, signal);
   // whether the account still reads the entry as its owner or through its primary group
   const stillReads = (owner: string, c: RehearsedChange): boolean => {
     const a = accounts.get(owner);
@@ -1270,9 +1272,11 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       supervised(twin, killed, after, opts.signal),
       editedLines(episode, twin, changes, opts.signal),
     ]);
-    const accountsInUse = await accountsStillRunning(twin, edits, before, after, opts.signal);
-    const membersGone = await droppedMembers(episode, twin, changes, opts.signal);
-    const ownerTaken = await ownerTakenFromRunning(twin, changes, before, after, opts.signal);
+    const [accountsInUse, membersGone, ownerTaken] = await Promise.all([
+      accountsStillRunning(twin, edits, before, after, opts.signal),
+      droppedMembers(episode, twin, changes, opts.signal),
+      ownerTakenFromRunning(twin, changes, before, after, opts.signal),
+    ]);
     return {
       ...base,
       accountsInUse,

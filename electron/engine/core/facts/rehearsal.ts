@@ -877,8 +877,7 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   const e = facts.effects;
   // (a log emptied is no tampering when nothing was lost; a delete of what a list holds is no
   // hidden target when the request vouches for the list and the twin showed what it took)
-  const e0 = facts.effects;
-  const listFed = e0.deletes.some((d) => d.dynamic) && e0.deletes.every((d) => !d.dynamic || (d.inScope && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT'))) && e0.writes.every((w) => !w.dynamic);
+  const listFed = e.deletes.some((d) => d.dynamic) && e.deletes.every((d) => !d.dynamic || (d.inScope && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT'))) && e.writes.every((w) => !w.dynamic);
   const plain = (f: string): boolean => PLAIN_FLAGS.has(f) || (lossless && f === 'log-tamper') || (listFed && f === 'dynamic-target');
   if (facts.parseError || facts.flags.some((f) => !plain(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
   const asked = requestNamed(facts);
