@@ -505,6 +505,9 @@ describe('shell effects', () => {
   it('records signals with their target and signal', () => {
     expect(facts('kill -9 1').effects.signals).toEqual([{ target: '1', signal: '9', by: 'kill' }]);
     expect(facts('kill -9 -1').effects.signals[0]).toMatchObject({ target: '-1', signal: '9' });
+    // signal 0 reaches no process: it only asks whether one is there
+    expect(facts('kill -0 $(cat /run/app.pid) 2>/dev/null || rm -f /run/app.pid').effects.signals).toEqual([]);
+    expect(facts('kill -s 0 1234').effects.signals).toEqual([]);
     expect(facts('kill -s KILL -- -1').effects.signals[0]).toMatchObject({ target: '-1', signal: 'KILL' });
     expect(facts('pkill -9 -f "python train.py"').effects.signals[0]).toMatchObject({ target: 'python train.py', signal: '9' });
     expect(facts('pkill -u alice').effects.signals.map((s) => s.target)).toContain('all of a user');

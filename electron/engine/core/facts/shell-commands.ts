@@ -912,6 +912,8 @@ function signalCommand(c: Call): void {
     } else targets.push(a);
   }
   sig = sig.replace(/^SIG/, '');
+  // signal 0 is sent to no one: `kill -0 PID` only asks whether the process is there
+  if (sig === '0') return;
   if (name === 'killall5') targets.push('-1');
   // a pattern that matches every command line is every process
   if (name !== 'kill') for (let i = 0; i < targets.length; i++) if (/^(\.|\.\*|\.\+|\^|\$|\^\.\*\$?|\.\*\$)$/.test(targets[i]!)) targets[i] = '-1';
