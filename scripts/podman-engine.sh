@@ -28,7 +28,10 @@ start() {
   rm -f "$SOCK"
   # without raised defaults Podman 4 refuses containers that set their own ulimits
   printf '[containers]\ndefault_ulimits = ["nofile=16384:16384", "nproc=16384:16384"]\n' >"$D/containers.conf"
-  CONTAINERS_CONF="$D/containers.conf" nohup podman --root "$D/root" --runroot "$D/run" \
+  # its own temporary folder: one inherited from a test run (removed when the run ends) would
+  # leave a service that outlives the run unable to read the images it unpacks there
+  mkdir -p "$D/tmp"
+  TMPDIR="$D/tmp" CONTAINERS_CONF="$D/containers.conf" nohup podman --root "$D/root" --runroot "$D/run" \
     system service --time=0 "unix://$SOCK" >"$D/log" 2>&1 </dev/null &
   echo $! >"$PIDFILE"
   for _ in $(seq 1 300); do
