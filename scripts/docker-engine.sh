@@ -43,7 +43,7 @@ start() {
   # two test workers may start it at once: the second waits for the first, then finds it answering
   if command -v flock >/dev/null 2>&1; then
     exec 9>"$E/start.lock"
-    flock -w 60 9 || true
+    flock -w 60 9 || true  # (dockerd is started without this descriptor, so the lock ends with this script)
     if ping_engine; then
       print_env
       return 0
@@ -57,7 +57,7 @@ start() {
     mkdir -p "$E/tmp"
     TMPDIR="$E/tmp" nohup dockerd -H "unix://$SOCK" --data-root "$E/data" --exec-root "$E/exec" --pidfile "$PIDFILE" \
       --iptables=false --ip6tables=false --bridge=none --ip-forward=false --ip-masq=false \
-      >"$E/log" 2>&1 </dev/null &
+      >"$E/log" 2>&1 </dev/null 9>&- &
   fi
   for _ in $(seq 1 300); do
     if ping_engine; then

@@ -1031,11 +1031,14 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
   return out;
 }
 
-/** The twin's accounts by name, each with its uid and primary gid, as /etc/passwd gives them. */
+/**
+ * The twin's accounts by name, each with its uid and primary gid, as /etc/passwd gives them (a gid
+ * that is not a number is NaN, which no group matches: such an account reads nothing through one).
+ */
 async function passwdAccounts(twin: Episode, signal: AbortSignal | undefined): Promise<Map<string, { uid: number; gid: number }>> {
   return new Map((await readAs(twin, 'cat /etc/passwd 2>/dev/null; true', signal)).split('\n').flatMap((l) => {
     const f = l.split(':');
-    return f.length >= 4 && /^\d+$/.test(f[2]!) && /^\d+$/.test(f[3]!) ? [[f[0]!, { uid: Number(f[2]), gid: Number(f[3]) }] as const] : [];
+    return f.length >= 3 && /^\d+$/.test(f[2]!) ? [[f[0]!, { uid: Number(f[2]), gid: /^\d+$/.test(f[3] ?? '') ? Number(f[3]) : NaN }] as const] : [];
   }));
 }
 
