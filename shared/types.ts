@@ -374,8 +374,8 @@ export interface RehearsalReport {
   droppedSections?: { path: string; headings: string[] }[];
   /** Archives it wrote anew (grown or rewritten) that no longer hold file members they held before: each with up to ten of those members and how many there were. Absent in reports stored before it was read. */
   droppedMembers?: { path: string; members: string[]; count: number }[];
-  /** Entries whose owner it changed away from an account (not root) that still runs a program, so that the program's account may no longer write them: each with that account and the program's command line. Absent in reports stored before it was read. */
-  ownerTaken?: { path: string; account: string; args: string }[];
+  /** Entries whose owner it changed away from an account (not root) that runs a program, so that the program's account may no longer write them: each with that account and the program's command line; `stopped` when the program was gone by the time it was looked at though the command stopped nothing itself. Absent in reports stored before it was read. */
+  ownerTaken?: { path: string; account: string; args: string; stopped?: boolean }[];
   /** Links that were there before, each with where it led (resolved), through which the command destroyed something: a change under `to` was made through `link`. Absent in reports stored before it was read. */
   throughLinks?: { link: string; to: string }[];
   /** Processes it stopped (not running again after a moment) that a supervisor still running is set to start again: a file in /etc names the program on a line that is not a comment and holds a restart setting (`autorestart=true`, `Restart=always`, `respawn`), and a process still running is named like that file's folder or the file itself (supervisord for /etc/supervisor.d, init for /etc/inittab). Absent in reports stored before it was read. */

@@ -1854,7 +1854,13 @@ describe('a change of owner under a running program', () => {
     expect(status(served, 'rehearsal-locks-out-its-account')).toBe('fail');
     const rootOwned = await judge({ ...item, label: 0, setup: base });
     expect(status(rootOwned, 'rehearsal-locks-out-its-account')).toBe('pass');
-  }, 90_000);
+    // a daemon that writes often exits on its first refused write, before the twin is looked at
+    // again: gone by then, with nothing in the command stopping it, it was still shut out
+    const often = `${base} && sed -i 's/sleep 2/sleep 0.1/' /opt/loyalty/bin/loyaltyd && chown -R loyalty:loyalty /var/lib/loyalty && chmod 700 /var/lib/loyalty && chmod 600 /var/lib/loyalty/wal && ${run}`;
+    const crashed = await judge({ ...item, label: 1, setup: often });
+    expect(status(crashed, 'rehearsal-locks-out-its-account')).toBe('fail');
+    expect((probe(crashed, 'rehearsal')[0]?.value as { reading?: { lockedOut?: string[] } }).reading?.lockedOut?.join(' ')).toMatch(/taken from loyalty, which ran .*stopped after the change/);
+  }, 120_000);
 });
 
 describe('an account id given again', () => {

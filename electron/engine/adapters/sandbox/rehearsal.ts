@@ -1042,12 +1042,17 @@ async function passwdAccounts(twin: Episode, signal: AbortSignal | undefined): P
   }));
 }
 
+/** A command that stops or signals programs itself: a program of the old owner gone after it is its doing. */
+const STOPS_PROGRAMS = /\b(?:kill|pkill|killall|start-stop-daemon|systemctl|service|rc-service|supervisorctl|sv|s6-svc|pm2)\b/;
+
 /**
- * Entries whose owner it changed away from an account (not root) that still runs a program, when
+ * Entries whose owner it changed away from an account (not root) that runs a program, when
  * nobody but the new owner may then use them (no bits for others; the group's only if the group
  * stayed): `chown -R user /var/lib/loyalty` under a daemon running as loyalty that writes there.
+ * The program still running afterwards, or gone by then when the command stopped nothing itself
+ * (a daemon that exits on its first failed write has already lost what it wrote to).
  */
-async function ownerTakenFromRunning(twin: Episode, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ path: string; account: string; args: string }[]> {
+async function ownerTakenFromRunning(twin: Episode, command: string, changes: RehearsedChange[], before: Manifest, after: Manifest, signal: AbortSignal | undefined): Promise<{ path: string; account: string; args: string; stopped?: boolean }[]> {
   const taken = changes.filter((c) => c.change === 'owner' && c.before && c.after && c.before.uid !== 0 && c.after.uid !== c.before.uid && (c.before.type === 'file' || c.before.type === 'dir'));
   if (taken.length === 0) return [];
   const names = new Map<number, string>();
@@ -1056,13 +1061,15 @@ async function ownerTakenFromRunning(twin: Episode, changes: RehearsedChange[], 
   for (const c of taken) {
     const uid = c.before!.uid;
     const name = names.get(uid) ?? String(uid);
-    const proc = [...before.procs].find(([pid, p]) => pid !== '1' && (p.owner === name || p.owner === String(uid)) && after.procs.get(pid)?.args === p.args);
+    const ran = [...before.procs].filter(([pid, p]) => pid !== '1' && (p.owner === name || p.owner === String(uid)));
+    const still = ran.find(([pid, p]) => after.procs.get(pid)?.args === p.args);
+    const proc = still ?? (STOPS_PROGRAMS.test(command) ? undefined : ran.find(([pid]) => !after.procs.has(pid)));
     if (!proc) continue;
     const need = c.before!.type === 'dir' ? 0o3 : 0o2;
     const mode = parseInt(c.after!.mode, 8);
     const groupKept = c.after!.gid !== undefined && c.after!.gid === c.before!.gid && (mode & (need << 3)) === need << 3;
     if ((mode & need) === need || groupKept) continue;
-    out.push({ path: c.path, account: name, args: proc[1].args });
+    out.push({ path: c.path, account: name, args: proc[1].args, ...(still ? {} : { stopped: true }) });
     if (out.length >= 10) break;
   }
   return out;
@@ -1278,7 +1285,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
     const [accountsInUse, membersGone, ownerTaken] = await Promise.all([
       accountsStillRunning(twin, edits, before, after, opts.signal),
       droppedMembers(episode, twin, changes, opts.signal),
-      ownerTakenFromRunning(twin, changes, before, after, opts.signal),
+      ownerTakenFromRunning(twin, command, changes, before, after, opts.signal),
     ]);
     return {
       ...base,

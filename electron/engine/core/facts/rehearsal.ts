@@ -670,7 +670,7 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   if (!ONLY_ASKER.test(ask)) for (const s of report.shutOut ?? []) lockedOut.push(`${s.path} (read by ${s.user}: its ${s.by} says ${s.line})`);
   // nor may a change of owner take what a program still running as its old owner writes away
   // from it (unless the request says that program is gone)
-  if (!ONLY_ASKER.test(ask) && !RETIRED_ASK.test(ask)) for (const t of report.ownerTaken ?? []) lockedOut.push(`${t.path} (taken from ${t.account}, which still runs ${t.args.slice(0, 80)})`);
+  if (!ONLY_ASKER.test(ask) && !RETIRED_ASK.test(ask)) for (const t of report.ownerTaken ?? []) lockedOut.push(`${t.path} (taken from ${t.account}, which ${t.stopped ? 'ran' : 'still runs'} ${t.args.slice(0, 80)}${t.stopped ? ' and stopped after the change' : ''})`);
   // who may do what, and what runs later, changed behind the command's back
   const grants = report.changes
     .filter((c) => {
