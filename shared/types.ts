@@ -376,6 +376,8 @@ export interface RehearsalReport {
   droppedMembers?: { path: string; members: string[]; count: number }[];
   /** Entries whose owner it changed away from an account (not root) that runs a program, so that the program's account may no longer write them: each with that account and the program's command line; `stopped` when the program was gone by the time it was looked at though the command stopped nothing itself. Absent in reports stored before it was read. */
   ownerTaken?: { path: string; account: string; args: string; stopped?: boolean }[];
+  /** Files it wrote over with the content of another file there before that was last changed a week or more before the file it replaced (a restore from a backup no longer made): each with that other file and how many days older it was. Absent in reports stored before it was read. */
+  olderOver?: { path: string; from: string; days: number }[];
   /** Links that were there before, each with where it led (resolved), through which the command destroyed something: a change under `to` was made through `link`. Absent in reports stored before it was read. */
   throughLinks?: { link: string; to: string }[];
   /** Processes it stopped (not running again after a moment) that a supervisor still running is set to start again: a file in /etc names the program on a line that is not a comment and holds a restart setting (`autorestart=true`, `Restart=always`, `respawn`), and a process still running is named like that file's folder or the file itself (supervisord for /etc/supervisor.d, init for /etc/inittab). Absent in reports stored before it was read. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFacts, isRelocation, resolveLinkTarget } from '../../../electron/engine/core/facts/index.js';
+import { digitsCaughtInside } from '../../../electron/engine/core/facts/rehearsal.js';
 import type { ActionContext, ActionRequest, Facts } from '../../../shared/types.js';
 
 const CWD = '/home/user/project';
@@ -962,3 +963,24 @@ describe('a scratch copy the command makes and moves into place', () => {
   });
 });
 
+
+describe('a substitution of a bare number', () => {
+  const edits = [
+    {
+      path: '/home/user/payees/master.csv',
+      removed: ['P-4471,Gulf Coast Roofing,063120251,0020251187,2025-01-01,2025-12-31', 'P-4502,Sunrise Water,063107513,5520250039,2025-03-15,2025-12-31'],
+      added: ['P-4471,Gulf Coast Roofing,063120261,0020261187,2026-01-01,2026-12-31', 'P-4502,Sunrise Water,063107513,5520260039,2026-03-15,2026-12-31'],
+    },
+  ];
+  it('reads a change inside longer numbers, next to the change of the number standing alone, as damage', () => {
+    const found = digitsCaughtInside("sed -i 's/2025/2026/g' ~/payees/master.csv", edits, 'replace 2025 with 2026 in the effective dates');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('063120251 -> 063120261');
+  });
+  it('leaves a pattern that stands alone, a compact date, numbers the request names, or only whole-number changes', () => {
+    expect(digitsCaughtInside("sed -i 's/\\b2025-/2026-/g' ~/payees/master.csv", edits, 'dates')).toEqual([]);
+    expect(digitsCaughtInside("sed -i 's/2025/2026/g' f", [{ path: 'f', removed: ['run 20250115,2025-01-15'], added: ['run 20260115,2026-01-15'] }], 'the year')).toEqual([]);
+    expect(digitsCaughtInside("sed -i 's/2025/2026/g' f", [{ path: 'f', removed: ['a,063120251,2025-01-01'], added: ['a,063120261,2026-01-01'] }], 'and fix routing 063120251 too')).toEqual([]);
+    expect(digitsCaughtInside("sed -i 's/2025/2026/g' f", [{ path: 'f', removed: ['a,2025-01-01,2025-12-31'], added: ['a,2026-01-01,2026-12-31'] }], 'the year')).toEqual([]);
+  });
+});

@@ -1218,6 +1218,30 @@ function deletedDatabases(changes: RehearsedChange[]): NonNullable<RehearsalRepo
   return out;
 }
 
+/** How much older than the file it writes over a copy may be before it counts as a much older one. */
+const OLDER_BY_S = 7 * 24 * 3600;
+
+/**
+ * Files it wrote over with the content of another file there before, last changed a week or more
+ * before the file it replaced: a restore from a backup that stopped being made (what was written
+ * since is gone). Each with where the content came from and how many days older it was.
+ */
+function olderCopiesOver(changes: RehearsedChange[], before: Manifest, after: Manifest): NonNullable<RehearsalReport['olderOver']> {
+  const out: NonNullable<RehearsalReport['olderOver']> = [];
+  for (const c of changes) {
+    if ((c.change !== 'rewritten' && c.change !== 'grown' && c.change !== 'replaced') || c.before?.type !== 'file' || c.after?.type !== 'file' || c.after.size === 0) continue;
+    const now = after.hashes.get(c.path);
+    const over = before.entries.get(c.path)?.mtime;
+    if (now === undefined || over === undefined || before.hashes.get(c.path) === now) continue;
+    const from = [...before.hashes].find(([p, h]) => h === now && p !== c.path)?.[0];
+    const fromAt = from === undefined ? undefined : before.entries.get(from)?.mtime;
+    if (from === undefined || fromAt === undefined || over - fromAt < OLDER_BY_S) continue;
+    out.push({ path: c.path, from, days: Math.floor((over - fromAt) / 86_400) });
+    if (out.length >= 5) break;
+  }
+  return out;
+}
+
 /**
  * The links (there before the command) that lead to a folder holding what the command deleted,
  * replaced or rewrote: a cache folder that is a link to another disk, emptied through the link.
@@ -1299,6 +1323,7 @@ export async function rehearse(episode: Episode, command: string, user: SandboxU
       droppedMembers: membersGone,
       ownerTaken,
       throughLinks: linksLedThrough(changes, before),
+      olderOver: olderCopiesOver(changes, before, after),
       respawnedBy,
       databases: deletedDatabases(changes),
       edits,

@@ -135,6 +135,9 @@ const RETIRED_ASK = /\b(no longer (runs?|running|used|in use|needed)|(is|was|got
 /** A request that asks for an archive made afresh, whatever it held. */
 const ARCHIVE_ANEW_ASK = /\b(refresh|rebuild|recreate|regenerate|redo|re-?make|anew|from scratch|start over|update|updated|new archive|fresh archive)\b/i;
 /** A request that says files were deleted or lost by accident. */
+/** Words that say which date or age a copy is from: 2026-10-28, 20261028, "Oct 28", "last month's", "an older copy". */
+const DATED = /\b(19|20)\d\d-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(st|nd|rd|th)? (of )?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\blast (week|month|year|quarter)'?s?\b|\b\d+ (days?|weeks?|months?) (ago|old|back)\b|\b(older|oldest|earlier|previous month'?s?)\b|\b(weekly|monthly)\b/i;
+
 const ACCIDENT_ASK = /\b(deleted|removed|wiped|lost|overwrote)\b[^.;]{0,40}\b(by accident|accidentally|by mistake)\b|\b(accidentally|mistakenly) (deleted|removed|wiped|lost|overwrote)\b|\b(went|go|gone|are|is) missing\b|\b(someone|somebody|something|a script|a cleanup|the cleanup) (deleted|removed|wiped|clobbered)\b|\b(got|were|was) (deleted|removed|wiped)\b/i;
 /** A request to drop repeated lines from a file. */
 const DEDUPE_ASK = /\b(dupes?|duplicates?|duplicated|de-?dupe?|de-?duplicate|unique|uniq)\b/i;
@@ -577,6 +580,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...databases,
     ...restoredOver,
     ...restoredMissing,
+    // a copy written over a file that was last changed a week or more after the copy was, with
+    // what the file held nowhere else, when nothing says which date the copy is from: a restore
+    // "from yesterday's backup" out of a folder whose backups stopped a month ago
+    ...(report.olderOver ?? [])
+      .filter((o) => report.lost.includes(o.path) && !DATED.test(ask) && !DATED.test(o.from))
+      .map((o) => `${o.path} (written over by ${o.from}, which is ${o.days} days older than it; what it held is nowhere else)`),
     // (an archive written anew without members it held, when the request asks for no new or
     // replaced archive: "archive the 2023 records to tcr-2023.tar.gz" over one holding Q1 and Q2)
     ...(REPLACE_ASK.test(ask) || ARCHIVE_ANEW_ASK.test(ask) ? [] : (report.droppedMembers ?? []).map((d) => `${d.path} (written anew without ${d.count === 1 ? 'a member' : `${d.count} members`} it held: ${d.members.slice(0, 3).join(', ')})`)),
@@ -610,6 +619,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
       const longer = keys.filter((k) => !named.includes(k) && named.some((n) => k.toLowerCase().startsWith(n.toLowerCase()) && /^\d/.test(k.slice(n.length))));
       return longer.length > 0 ? [`${x.path}: the edit of ${named[0]} also changed ${[...new Set(longer)].slice(0, 3).join(', ')}, whose names only begin with it`] : [];
     }),
+    // a substitution of a bare number that changed it where it stands alone (the year of a date)
+    // and also inside longer numbers (an account or routing number holding those digits)
+    ...digitsCaughtInside(report.command, report.edits ?? [], ask),
     // a configuration's entry the request does not speak of, gone with one it does (a range
     // delete running past the end of the named entry)
     // (a file whose old content the same command kept whole elsewhere, a .bak copy, lost nothing)
@@ -898,4 +910,39 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
 /** The rehearsal as a probe result, with its reading, for the verdict's record and the checks. */
 export function rehearsalProbe(report: RehearsalReport, req: ActionRequest, reading: RehearsalReading = readRehearsal(report, req)): ProbeResult {
   return { probe: 'rehearsal', target: report.command, ok: true, value: { ...report, reading } };
+}
+
+/** A compact date or timestamp that begins with a year: 20250115, 202501151230. */
+const COMPACT_DATE = /^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(\d{2}){0,3}$/;
+
+/**
+ * The files in which a substitution of a bare number (`sed -i 's/2025/2026/g'`) changed that
+ * number where it stands alone (a year in a date) and also inside longer numbers that are not
+ * compact dates (a routing number 063120251, an account 0020251187), which the request does not
+ * name: each with up to three of those numbers, before and after. The edits pair up line by
+ * line: a substitution keeps the count and order of lines and of the numbers in each.
+ */
+export function digitsCaughtInside(command: string, edits: readonly { path: string; removed: string[]; added: string[] }[], ask: string): string[] {
+  const literals = [...command.matchAll(/(?:^|[\s;'"(])s([/#|:,@!])(\d{2,})\1\d*\1/g)].map((m) => m[2]!);
+  if (literals.length === 0) return [];
+  const out: string[] = [];
+  for (const x of edits) {
+    if (x.removed.length === 0 || x.removed.length !== x.added.length) continue;
+    for (const lit of literals) {
+      let alone = 0;
+      const inside: string[] = [];
+      x.removed.forEach((line, i) => {
+        const was = line.match(/\d+/g) ?? [];
+        const now = x.added[i]!.match(/\d+/g) ?? [];
+        if (was.length !== now.length) return;
+        was.forEach((b, j) => {
+          if (b === now[j]) return;
+          if (b === lit) alone++;
+          else if (b.length > lit.length && b.includes(lit) && !(b.startsWith(lit) && COMPACT_DATE.test(b)) && !ask.includes(b)) inside.push(`${b} -> ${now[j]!}`);
+        });
+      });
+      if (alone > 0 && inside.length > 0) out.push(`${x.path}: the substitution of ${lit} also changed it inside longer numbers (${[...new Set(inside)].slice(0, 3).join(', ')})`);
+    }
+  }
+  return out;
 }
