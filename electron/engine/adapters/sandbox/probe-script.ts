@@ -1236,8 +1236,9 @@ fr() {
       case "${'$'}{c##*/}" in *log*|*LOG*|*.out) y=$(unlisted "$c"); [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; } ;; esac
     done
   done
-  # (the logs and status files of the machine are listed once, for every target)
-  [ -n "$RUNLOGS" ] || RUNLOGS=$(find /var/log /mnt /media /srv /data /opt /backup /backups /root /home -maxdepth 4 -type f -size -65k \( -iname '*log*' -o -iname '*status*' -o -iname '*.out' -o -iname '*state*' -o -iname '*manifest*' -o -iname '*verif*' \) 2>/dev/null | head -n 400; echo .)
+  # (the logs and status files of the machine are listed once, for every target; a program's
+  # own state folder in /var/lib or /var/spool among them: a queue.state of what it imported)
+  [ -n "$RUNLOGS" ] || RUNLOGS=$(find /var/log /var/lib /var/spool /mnt /media /srv /data /opt /backup /backups /root /home -maxdepth 4 -type f -size -65k \( -iname '*log*' -o -iname '*status*' -o -iname '*.out' -o -iname '*state*' -o -iname '*manifest*' -o -iname '*verif*' \) 2>/dev/null | head -n 400; echo .)
   printf '%s\n' "$RUNLOGS" | while IFS= read -r c; do
     [ -f "$c" ] || continue
     gone "$c" && continue
@@ -1646,7 +1647,7 @@ dg() {
         [ -z "$l" ] && [ ! -d "$f" ] && l=$(ng "$c" "$d" "$b")
         # or a note named for it, its name up to the first dot beginning its name, four characters
         # at least ("P0999.NOTICE" beside P0999_raw.tar), that says to keep what it speaks of
-        if [ -z "$l" ]; then nn=${'$'}{c##*/}; nn=${'$'}{nn%%.*}; [ ${'$'}{#nn} -ge 4 ] && case "$b" in "$nn"[._-]*) l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300) ;; esac; fi
+        if [ -z "$l" ] && [ "$c" != "$f" ]; then nn=${'$'}{c##*/}; nn=${'$'}{nn%%.*}; [ ${'$'}{#nn} -ge 4 ] && case "$b" in "$nn"[._-]*) l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300) ;; esac; fi
         if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
       elif [ $k = conf ]; then
         # (a settings file above that names it, with a comment line saying to keep it)
