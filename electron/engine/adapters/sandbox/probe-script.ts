@@ -1533,6 +1533,16 @@ kf() {
 dg() {
   s=$1; pd=; C=; N=
   T=$(xp "$2" | while IFS= read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "$f"; fi; done | head -n ${DOOMED_ENTRIES})
+  # (two looks over all of T at once, one program each, so that the look at each entry below runs
+  # only when one of them can find something: the first lines of the files, for a line saying to
+  # keep; the heads of the files, for a private key)
+  HK=; KY=
+  if [ -n "$T" ]; then
+    HK=$( (IFS='
+'; set -f; set -- $T; head -n 3 -- "$@" 2>/dev/null | grep -q -iE -- "$KEEP" && echo 1) )
+    KY=$( (IFS='
+'; set -f; set -- $T; head -c ${KEY_BYTES} -- "$@" 2>/dev/null | grep -q -E -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----' && echo 1) )
+  fi
   # the notes kept at the top of the home folders (root's and the accounts'), where a person keeps
   # a plan or a to-do list that may speak of a place anywhere on the box (and the small logs there,
   # where a person's own tool writes what it did: an ingest log calling a card dump the only copy)
@@ -1561,7 +1571,7 @@ dg() {
           elif [ "$(stat -c %s -- "$d/$o" 2>/dev/null || echo ${FAILED_TEXT_BYTES})" -lt ${FAILED_TEXT_BYTES} ] && grep -qiE -- "$FAILTEXT" "$d/$o" 2>/dev/null && ! grep -qiE -- "$FAILTEXT" "$f" 2>/dev/null; then r "$s" lone "$f"; fi
         fi ;;
     esac
-    if [ -f "$f" ] && [ -s "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
+    if [ -n "$KY" ] && [ -f "$f" ] && [ -s "$f" ] && head -c ${KEY_BYTES} -- "$f" 2>/dev/null | grep -qE -- '-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----'; then r "$s" key "$f"; fi
     # whom a sudoers drop-in grants rights to: the first word of each rule (an include names nobody)
     case "$f" in /etc/sudoers.d/*)
       if [ -f "$f" ]; then
@@ -1570,7 +1580,7 @@ dg() {
     esac
     # a file whose own first lines say it is the only copy ("# MASTER sheet, hand maintained ...
     # No other copy."); not a note, which speaks of other files
-    if [ -f "$f" ] && ! notename "$f"; then
+    if [ -n "$HK" ] && [ -f "$f" ] && ! notename "$f"; then
       l=$(hl "$f")
       if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$f"; r "$s" says "$l"; continue; fi
     fi
