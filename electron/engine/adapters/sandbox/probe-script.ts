@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|(stay|stays|remain|remains) (here |in this folder |in the queue )?until [^.]{0,30}(acks?|acknowledges?|confirms?|picks? (them |it )?up|collects?|accepts?)|(upload|sync|transfer|offsite copy)( is| still| not yet)* pending|unsaved (changes|edits|work)|needed for (the )?(release|recovery|restore|audit|compliance|filing|inspection|excise|tax)|(needed|required|kept) for (the |our |an? )?([[:alnum:]-]+ ){0,2}(permits?|licen[cs]es?|certifications?|accreditations?|audits?|compliance|inspections?|filings?|customs)|chain[ -]of[ -]custody|regardless of (its |their )?age|(the )?(only|sole) (full |complete )?(base|baseline)([^[:alnum:]]|$)|(cannot|can.?t|could not|unable to) (re-?download|download (it |them )?again|re-?fetch|re-?obtain|get (it |them )?again)|(the|a) signed ([[:alpha:]]+ ){0,2}record|keep (it |them |these |this |all of (it|them) )?until |(lives|exists|is kept|is stored|kept|stored) only here|only (lives|exists) here|(copy|move|migrate|back up|save|archive) [^.!]{1,60} before (removing|deleting|wiping|erasing|you remove|you delete|you wipe)|(pending|queued|waiting)[ _-](for[ _-])?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)|requires? (that )?(these|this|them|it|they|all|each) (to )?be (kept|retained|preserved)|excluded from (the |any |all )?([[:alnum:]-]+ )?(purge|purges|cleanup|clean-up|deletion|retention|rotation|sweep)|(preserve|retain) (all|every|each) ([[:alnum:]-]+ ){0,2}(data|files?|records?|cop(y|ies)|materials?|evidence|samples?|archives?|tarballs?)|(deleting|removing|wiping|clearing|losing) (it|them|this|these|that|those|[[:alnum:]_./-]+) (means|would mean|will mean) (starting|re-?running|redoing|recomputing|rebuilding|losing)";
+export const KEEP_NOTE = "uncommitted|(stay|stays|remain|remains) (here |in this folder |in the queue )?until [^.]{0,30}(acks?|acknowledges?|confirms?|picks? (them |it )?up|collects?|accepts?)|(upload|sync|transfer|offsite copy)( is| still| not yet)* pending|unsaved (changes|edits|work)|needed for (the )?(release|recovery|restore|audit|compliance|filing|inspection|excise|tax)|(needed|required|kept) for (the |our |an? )?([[:alnum:]-]+ ){0,2}(permits?|licen[cs]es?|certifications?|accreditations?|audits?|compliance|inspections?|filings?|customs)|chain[ -]of[ -]custody|regardless of (its |their )?age|(the )?(only|sole) (full |complete )?(base|baseline)([^[:alnum:]]|$)|(cannot|can.?t|could not|unable to) (re-?download|download (it |them )?again|re-?fetch|re-?obtain|get (it |them )?again)|(the|a) signed ([[:alpha:]]+ ){0,2}record|keep (it |them |these |this |all of (it|them) )?until |(lives|exists|is kept|is stored|kept|stored) only here|only (lives|exists) here|(copy|move|migrate|back up|save|archive) [^.!]{1,60} before (removing|deleting|wiping|erasing|you remove|you delete|you wipe)|(pending|queued|waiting)[ _-](for[ _-])?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced|re-?shot|re-?scanned|re-?captured|re-?photographed|re-?recorded|re-?collected)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|preservation (order|notice)|(is|are) the (legal|official|statutory|regulatory) record|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)|requires? (that )?(these|this|them|it|they|all|each) (to )?be (kept|retained|preserved)|excluded from (the |any |all )?([[:alnum:]-]+ )?(purge|purges|cleanup|clean-up|deletion|retention|rotation|sweep)|(preserve|retain) (all|every|each) ([[:alnum:]-]+ ){0,2}(data|files?|records?|cop(y|ies)|materials?|evidence|samples?|archives?|tarballs?|logs?|entries|versions?)|(deleting|removing|wiping|clearing|losing) (it|them|this|these|that|those|[[:alnum:]_./-]+) (means|would mean|will mean) (starting|re-?running|redoing|recomputing|rebuilding|losing)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -169,6 +169,13 @@ export const FINAL_MARK = '(^|[^[:alpha:]])(signed|countersigned|executed|notari
 
 /** A note saying what lies beside it is the only copy of something. */
 export const ONLY_COPY_NOTE = '(only|sole|last) (remaining |surviving |good |clean |valid |intact |complete |full |usable |uncorrupted |known[- ]good )?cop(y|ies)|no other cop(y|ies)|not (yet )?backed up|irreplaceable|(not|never) (generated|produced|made|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(cannot|can.t|could not) be (re-?generated|re-?created|re-?produced|re-?rendered)';
+
+/** What a file's first lines, or a note beside it, say when its records have a fixed width, so that a blank added or taken away breaks them. */
+export const FIXED_WIDTH_NOTE = '(fixed|constant)[- ](width|length)|exactly [0-9]+ (characters|chars|bytes|columns|positions)|(space|blank)[- ]padded|padded (with (spaces|blanks)|to [0-9]+)';
+/** Whether a sed expression can match blanks: a class of them, an escape for one, or a space or tab written in. */
+function spacing(re: string): boolean {
+  return /\[\[:(space|blank):\]\]|\\[st]|[ \t]/.test(re);
+}
 
 /** A note putting what lies beside it under a legal hold or a preservation order. */
 export const HOLD_NOTE = '(legal|litigation) hold|(must|shall|are to|is to) be preserved|preservation (order|notice)';
@@ -899,7 +906,7 @@ ov() {
   r "$1" done 1
 }
 sw() {
-  s=$1; m=$2; shift 2; g=; k=; h=0
+  s=$1; m=$2; shift 2; g=; k=; h=0; fw=
   for p in "$@"; do
     for f in $p; do
       [ -f "$f" ] || continue
@@ -918,13 +925,34 @@ sw() {
         x=$(grep -E -- '^[[:space:]]*(#|;|//|--)' "$f" 2>/dev/null | grep -m 1 -iE -- "$PIN" | head -c 300)
         if [ -n "$x" ]; then r "$s" pinned "$f"; r "$s" pin "$x"; k=1; fi
       fi
+      # a substitution that can add or take away blanks, in a file whose first lines or a note
+      # beside it say its records have a fixed width ("every record is exactly 94 characters")
+      if [ -n "$SPACED" ] && [ -z "$fw" ] && grep $m -q -e "$SR" -- "$f" 2>/dev/null; then
+        x=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$FIXEDW" | head -c 300)
+        if [ -z "$x" ]; then
+          for c in "${'$'}{f%/*}"/*; do
+            [ "$c" != "$f" ] && smallnote "$c" || continue
+            x=$(grep -m 1 -iE -- "$FIXEDW" "$c" 2>/dev/null | head -c 300); [ -n "$x" ] && break
+          done
+        fi
+        if [ -n "$x" ]; then r "$s" fixed "$f"; r "$s" fixedsays "$x"; fw=1; fi
+      fi
     done
   done
   r "$s" done 1
 }
-# the first lines of a file a sort rewrites, for one saying its order is to be kept
+# the first lines of a file a sort rewrites, and the notes beside it, for one saying its order is to be kept
 on() {
-  [ -f "$2" ] && [ ! -L "$2" ] && l=$(head -n 5 -- "$2" 2>/dev/null | grep -m 1 -iE -- "$ORDERNOTE" | head -c 300) && [ -n "$l" ] && r "$1" says "$l"
+  l=
+  [ -f "$2" ] && [ ! -L "$2" ] && l=$(head -n 5 -- "$2" 2>/dev/null | grep -m 1 -iE -- "$ORDERNOTE" | head -c 300)
+  # (or a small note beside it: "Never sort/uniq these files" in the folder's README)
+  if [ -z "$l" ] && [ -f "$2" ]; then
+    for c in "${'$'}{2%/*}"/*; do
+      [ "$c" != "$2" ] && smallnote "$c" || continue
+      l=$(grep -m 1 -iE -- "$ORDERNOTE" "$c" 2>/dev/null | head -c 300); [ -n "$l" ] && break
+    done
+  fi
+  [ -n "$l" ] && r "$1" says "$l"
   r "$1" done 1
 }
 bn() {
@@ -1658,6 +1686,21 @@ dg() {
         # or a note named for it, its name up to the first dot beginning its name, four characters
         # at least ("P0999.NOTICE" beside P0999_raw.tar), that says to keep what it speaks of
         if [ -z "$l" ] && [ "$c" != "$f" ]; then nn=${'$'}{c##*/}; nn=${'$'}{nn%%.*}; [ ${'$'}{#nn} -ge 4 ] && case "$b" in "$nn"[._-]*) l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300) ;; esac; fi
+        # or a note beside it that says, on one line, to keep what lies in its own folder ("Preserve
+        # ALL gatealloc logs in this directory"), or puts that folder under a legal hold or a
+        # preservation order naming no folder of its own
+        if [ -z "$l" ] && [ "${'$'}{c%/*}" = "$d" ]; then
+          l=$(grep -iE -- "$KEEP" "$c" 2>/dev/null | grep -m 1 -iE -- "$HERE" | head -c 300)
+          [ -z "$l" ] && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null && l=$(grep -m 1 -iE -- "$HOLD" "$c" 2>/dev/null | head -c 300)
+        fi
+        # or a note in the folder above that names its folder as a folder ("efile/ = upload queue")
+        # and no other, and says to keep what is there ("no other copy kept")
+        if [ -z "$l" ] && [ "${'$'}{c%/*}" != "$d" ] && [ "$d" != / ]; then
+          dn=${'$'}{d##*/}
+          if grep -qE -- "(^|[^[:alnum:]_.-])$(ere "$dn")/([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null && [ -z "$(grep -o -E -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null | sed -E 's/^[^[:alnum:]_.-]//;s/[^[:alnum:]_./-]$//' | grep -vxF -- "$dn/" | head -n 1)" ]; then
+            l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
+          fi
+        fi
         if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
       elif [ $k = conf ]; then
         # (a settings file above that names it, with a comment line saying to keep it)
@@ -1963,7 +2006,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     if (plan.overlays.length > 0) lines.push(`FINALMARK=${shQuote(FINAL_MARK)}`, `VERSIONED=${shQuote(VERSIONED)}`, `NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`);
     plan.overlays.forEach((o, i) => lines.push(`ov o${i} ${o.kind} ${shQuote(o.source)} ${shQuote(o.dest)}`));
     if (plan.noted.length > 0 || plan.emptied.length > 0 || plan.truncated.length > 0 || plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`KEEP=${shQuote(KEEP_NOTE)}`);
-    if (plan.finds.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`, `ONLYCOPY=${shQuote(ONLY_COPY_NOTE)}`);
+    if (plan.finds.length > 0 || plan.doomed.length > 0) lines.push(`HERE=${shQuote(HERE_NOTE)}`, `HOLD=${shQuote(HOLD_NOTE)}`);
+    if (plan.finds.length > 0) lines.push(`ONLYCOPY=${shQuote(ONLY_COPY_NOTE)}`);
     if (plan.doomed.length > 0) lines.push(`NEED=${shQuote(NEED_NOTE)}`, `FAILTEXT=${shQuote(FAILED_TEXT)}`);
     plan.noted.forEach((p, i) => lines.push(`kn n${i} ${shQuote(p)}`, `iu u${i} ${shQuote(p)} ${shQuote(plan.takenOut.join('|'))}`));
     plan.emptied.forEach((p, i) => lines.push(`kn m${i} ${shQuote(p)}`, `ip U${i} ${shQuote(p)}`));
@@ -1990,8 +2034,8 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.uidsSelected ?? []).forEach((u, i) => lines.push(`uh U${i} ${shQuote(u)}`));
     (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
-    if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`);
-    plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0] ?? '')} G2=${shQuote(x.glued[1] ?? '')} SR=${shQuote(x.re)} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
+    if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`, `FIXEDW=${shQuote(FIXED_WIDTH_NOTE)}`);
+    plan.substitutions.forEach((x, i) => lines.push(`G1=${shQuote(x.glued[0] ?? '')} G2=${shQuote(x.glued[1] ?? '')} SR=${shQuote(x.re)} SPACED=${spacing(x.re) ? '1' : "''"} sw w${i} ${x.extended ? '-E' : '-s'} ${x.files.map(shQuote).join(' ')}`));
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`, `ONLYHERE=${shQuote(ONLY_HERE_NOTE)}`, `KEEPLOCAL=${shQuote(KEEP_LOCAL_NOTE)}`, `LIVEMARK=${shQuote(LIVE_MARK)}`);
     plan.destinations.forEach((d, i) => {
@@ -2276,6 +2320,8 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
       line: rec.get('line')?.[0] ?? '',
       pinned: rec.get('pinned')?.[0] ?? '',
       pin: rec.get('pin')?.[0] ?? '',
+      fixed: rec.get('fixed')?.[0] ?? '',
+      fixedSays: rec.get('fixedsays')?.[0] ?? '',
       hits: (rec.get('hit') ?? []).map((line, k) => ({ file: rec.get('hitfile')?.[k] ?? '', line })),
     })),
   );

@@ -808,7 +808,18 @@ const SETTING_KEY = /^\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*[=:]/;
  */
 export function askedEdit(edit: NonNullable<RehearsalReport['edits']>[number], request: string): boolean {
   if (edit.more || edit.removed.length === 0 || edit.removed.length !== edit.added.length || edit.removed.length > 3) return false;
-  return settingPairs(edit, request).every((p) => !!p && p.named && p.come.length > 0 && [...p.gone, ...p.come].every((w) => p.said.has(w)));
+  const said = new Set(lineWords(request));
+  return settingPairs(edit, request).every((p, i) => {
+    if (p) return p.named && p.come.length > 0 && [...p.gone, ...p.come].every((w) => p.said.has(w));
+    // (a line that sets nothing, a data row, counts when every word that differs between it and
+    // its new form is a word of three letters or more the request says, on both sides: "should be
+    // GGCTACAG, not TTAGGCAT" for a sample sheet's rows, "'oral sups' should be 'oral susp'")
+    const a = lineWords(edit.removed[i]!);
+    const b = lineWords(edit.added[i]!);
+    const gone = a.filter((w) => !b.includes(w));
+    const come = b.filter((w) => !a.includes(w));
+    return gone.length > 0 && come.length > 0 && [...gone, ...come].every((w) => w.length >= 3 && said.has(w));
+  });
 }
 
 /**

@@ -1091,6 +1091,8 @@ function settingNamed(script: string, words: Set<string>): boolean {
   // (a word that only says the setting switches something, "permit" in PermitRootLogin, need not
   // be said: "disable root login" names it, as long as two words of the key are)
   if (parts.length >= 2) {
+    // (a key of several words the request writes whole, "set PermitRootLogin to no", names it)
+    if (words.has(key.toLowerCase())) return true;
     const said = parts.filter((p) => !SWITCH_WORDS.has(p));
     return said.length >= 2 && said.every((p) => p.length >= 2 && keyWordSaid(p, words));
   }
