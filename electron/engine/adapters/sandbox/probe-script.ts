@@ -1697,7 +1697,7 @@ dg() {
         # and no other, and says to keep what is there ("no other copy kept")
         if [ -z "$l" ] && [ "${'$'}{c%/*}" != "$d" ] && [ "$d" != / ]; then
           dn=${'$'}{d##*/}
-          if grep -qE -- "(^|[^[:alnum:]_.-])$(ere "$dn")/([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null && [ -z "$(grep -o -E -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null | sed -E 's/^[^[:alnum:]_.-]//;s/[^[:alnum:]_./-]$//' | grep -vxF -- "$dn/" | head -n 1)" ]; then
+          if grep -qE -- "(^|[^[:alnum:]_.-])$(ere "$dn")/([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null && [ -z "$(grep -o -E -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null | sed -E 's#^[^[:alnum:]_.-]##;s#[^[:alnum:]_./-]$##' | grep -vxF -- "$dn/" | head -n 1)" ]; then
             l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
           fi
         fi
