@@ -314,6 +314,8 @@ export interface ProbePlan {
   groupsOut: string[];
   /** Accounts the action takes out of /etc/passwd, looked up among the running processes' owners. */
   accountsOut?: string[];
+  /** Accounts the action gives a shell that refuses logins (nologin, false), looked for among the jobs and programs that enter them through su. */
+  shellsClosed?: string[];
   /** Account ids a find selects files by (`-user 1005`, `-uid 1005`): /etc/passwd is read for the account holding each now. */
   uidsSelected?: string[];
   /** Crontabs the action removes or replaces whole (`crontab -r`, a table installed without `crontab -l`): their jobs are read. */
@@ -743,6 +745,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     groupsOut: removedNames(e, 'group').slice(0, MAX_NOTED),
     accountsOut: removedNames(e, 'passwd').slice(0, MAX_NOTED),
+    shellsClosed: [...new Set(e.privilege.filter((p) => p.account !== undefined && p.shell !== undefined && /\/(nologin|false)$/.test(p.shell)).map((p) => p.account!))].slice(0, MAX_NOTED),
     uidsSelected: [...new Set(facts.commands.filter((c) => c.name === 'find' && !c.dynamic).flatMap((c) => c.argv.flatMap((a, i) => ((a === '-user' || a === '-uid') && /^\d+$/.test(c.argv[i + 1] ?? '') ? [c.argv[i + 1]!] : []))))].slice(0, MAX_NOTED),
     tables: [...new Set([...e.deletes.filter((x) => x.by === 'crontab -r' && !x.recursive), ...e.writes.filter((x) => x.by === 'crontab')].filter((x) => fixed(x) && x.path.startsWith('/var/spool/cron/')).map((x) => x.path))].slice(0, MAX_NOTED),
     accounts: e.privilege.flatMap((p) => (p.account !== undefined && p.id !== undefined && (p.of === 'passwd' || p.of === 'group') ? [{ name: p.account, id: p.id, of: p.of }] : [])).slice(0, MAX_NOTED),
@@ -1312,6 +1315,23 @@ ab() {
       break
     done
   fi
+  r "$1" done 1
+}
+# a job or a running program that enters account $2 through su to run a command, with no shell of
+# its own given (-s): the cron tables' lines and the processes' command lines; the first one found
+sx() {
+  a=$(ere "$2")
+  re="(^|[^[:alnum:]_.-])su( +-[a-z-]*| +-l)*( +-)? +$a( +-[a-z-]*)* +(-c|--command)|(^|[^[:alnum:]_.-])su( +-[a-z-]*)* +(-c|--command) +('[^']*'|\"[^\"]*\"|[^ ]+) +$a([^[:alnum:]_.-]|$)"
+  l=$(for t in /etc/crontab /etc/cron.d/* /var/spool/cron/crontabs/* /var/spool/cron/*; do [ -f "$t" ] && grep -vE '^[[:space:]]*(#|$)' -- "$t" 2>/dev/null; done | grep -E -- "$re" | grep -vE -- '(^|[[:space:]])(-s|--shell)[[:space:]=]' | head -n 1 | head -c 300)
+  if [ -z "$l" ]; then
+    for d in /proc/[0-9]*; do
+      q=${'$'}{d#/proc/}
+      [ "$q" = "$$" ] || [ "$q" = "$WS" ] && continue
+      x=$(tr '\000' ' ' < "$d/cmdline" 2>/dev/null | head -c 300)
+      printf '%s\n' "$x" | grep -E -- "$re" | grep -qvE -- '(^|[[:space:]])(-s|--shell)[[:space:]=]' && { l="process $q: $x"; break; }
+    done
+  fi
+  [ -n "$l" ] && r "$1" line "$l"
   r "$1" done 1
 }
 # the jobs of crontab $2: its lines but comments, blank lines and settings
@@ -2031,6 +2051,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.linkedTo ?? []).forEach((x, i) => lines.push(`lf F${i} ${shQuote(x)}`));
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));
+    (plan.shellsClosed ?? []).forEach((a, i) => lines.push(`sx X${i} ${shQuote(a)}`));
     (plan.uidsSelected ?? []).forEach((u, i) => lines.push(`uh U${i} ${shQuote(u)}`));
     (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
@@ -2372,6 +2393,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     answer('account-id', `${a.of}:${a.name}`, `a${i}`, `/etc/${a.of} could not be read`, (rec) => ({ id: a.id, holder: rec.get('holder')?.[0] ?? '', exists: rec.get('exists')?.[0] === '1' })),
   );
   (plan.accountsOut ?? []).forEach((a, i) => answer('account-busy', a, `A${i}`, 'the running processes could not be read', (rec) => rec.get('proc')?.[0] ?? ''));
+  (plan.shellsClosed ?? []).forEach((a, i) => answer('su-entered', a, `X${i}`, 'the cron tables and processes could not be read', (rec) => rec.get('line')?.[0] ?? ''));
   (plan.uidsSelected ?? []).forEach((u, i) => answer('uid-holder', u, `U${i}`, '/etc/passwd could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
   (plan.tables ?? []).forEach((t, i) => answer('cron-jobs', t, `J${i}`, 'the crontab could not be read', (rec) => rec.get('job') ?? []));
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));
