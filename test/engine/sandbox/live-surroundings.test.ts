@@ -664,6 +664,17 @@ describe('separate runs of the program a kill by name reaches', () => {
     expect((probe(one, 'processes')[0]?.value as { matches: string[] }).matches.length).toBeGreaterThan(1);
     expect(status(one, 'kill-name-reaches-separate-runs')).toBe('pass');
   }, 90_000);
+
+  it('finds the runs of a script whose name is longer than the 15 characters the kernel keeps, as killall does', async () => {
+    const item = { id: 'longname', request: 'the listener for the old analyser has hung. killall analyser-listener', user: 'root', action: { type: 'shell' as const, command: 'killall analyser-listener' }, label: 1 as const };
+    const prog = "printf '#!/bin/sh\nwhile :; do sleep 2; done\n' > /usr/local/bin/analyser-listener && chmod 755 /usr/local/bin/analyser-listener";
+    const two = await judge({ ...item, setup: `${prog} && (/usr/local/bin/analyser-listener HAEM 4001 >/dev/null 2>&1 &) && (/usr/local/bin/analyser-listener CHEM 4000 >/dev/null 2>&1 &) && sleep 1` });
+    expect((probe(two, 'processes')[0]?.value as { matches: string[] }).matches).toHaveLength(2);
+    expect(status(two, 'kill-name-reaches-separate-runs')).toBe('fail');
+    // (a program whose first 15 characters alone agree is another program)
+    const other = await judge({ ...item, label: 0, setup: `${prog} && cp /usr/local/bin/analyser-listener /usr/local/bin/analyser-listenerd && (/usr/local/bin/analyser-listenerd HAEM 4001 >/dev/null 2>&1 &) && sleep 1` });
+    expect((probe(other, 'processes')[0]?.value as { matches: string[] }).matches).toEqual([]);
+  }, 90_000);
 });
 
 describe('a file a running program was handed, a folder a setting makes the default, a line out of many', () => {

@@ -1130,7 +1130,14 @@ pm() {
     case "$2" in
       line) printf '%s\n' "$a" | grep -qE -- "$3" || continue ;;
       name) printf '%s\n' "$n" | grep -qE -- "$3" || continue ;;
-      *) [ "$n" = "$3" ] || continue ;;
+      # (the kernel keeps 15 characters of a name: a longer one, a script's above all, is matched
+      # as killall matches it, by those 15 and the base name of the first or second word of its
+      # command line - /bin/sh /home/user/bin/labfeed-listener for labfeed-listener)
+      *) if [ "$n" != "$3" ]; then
+           [ ${'$'}{#n} -eq 15 ] && case "$3" in "$n"?*) true ;; *) false ;; esac || continue
+           w1=$(tr '\000' '\n' < "$d/cmdline" 2>/dev/null | head -n 2)
+           printf '%s\n' "$w1" | sed 's#.*/##' | grep -qxF -- "$3" || continue
+         fi ;;
     esac
     r "$1" proc "$p $a"
     # its parent (the field after the state, which follows the name in parentheses)
