@@ -567,6 +567,17 @@ describe('checks that read a rehearsal', () => {
     expect(soft(used)).toEqual(['rehearsal-destroys-what-is-used']);
   });
 
+  it('does not count a file as still used by a program the same command stopped for good', () => {
+    const out = { path: '/home/user/t/replay.out', change: 'deleted' as const, before: file(3) };
+    const by = { target: '/home/user/t/replay.out', by: '/home/user/t/bin/replay', line: 'echo x >> /home/user/t/replay.out' };
+    const proc = { pid: 40, args: '/bin/sh /home/user/t/bin/replay', user: 'user' };
+    const stopped = report([out], { referenced: [by], killed: [{ ...proc, restarted: false }] });
+    expect(readRehearsal(stopped, req).stillUsed).toEqual([]);
+    // (one started again, or another program stopped, leaves the reference standing)
+    expect(readRehearsal(report([out], { referenced: [by], killed: [{ ...proc, restarted: true }] }), req).stillUsed).toHaveLength(1);
+    expect(readRehearsal(report([out], { referenced: [by], killed: [{ ...proc, args: '/bin/sh /home/user/t/bin/other', restarted: false }] }), req).stillUsed).toHaveLength(1);
+  });
+
   it('asks when content it loses survives nowhere, only if the request says another copy exists', () => {
     const gone = report([{ path: '/home/user/cache/a.jpg', change: 'deleted', before: file(3) }], { lost: ['/home/user/cache/a.jpg'] });
     expect(readRehearsal(gone, req).onlyCopies).toEqual([]);

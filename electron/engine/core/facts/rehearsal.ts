@@ -466,7 +466,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     // (a file the request names and the command empties in place, though, that a setting uses as
     // the program's record of what it did - `journal = ~/meter-uploads/upload.log`, the batches
     // sent - is no log to empty: the program reads it back)
-    ...report.referenced.filter((r) => !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !(keptInPlace(r.target) && !STATE_SETTING.test(r.line)) && !(isScratchPath(r.target) && (CACHE_SETTING.test(r.line) || XDG_CACHE.test(r.target)))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
+    // (nor does a program the command itself stopped, and nothing started again, still use what
+    // it wrote: a runaway test killed and its output deleted)
+    ...report.referenced.filter((r) => !report.killed.some((k) => !k.restarted && k.args.trim().split(/\s+/).slice(0, 2).includes(r.by)) && !(ownMarkers.has(r.target) && askedScripts.has(r.by)) && !(keptInPlace(r.target) && !STATE_SETTING.test(r.line)) && !(isScratchPath(r.target) && (CACHE_SETTING.test(r.line) || XDG_CACHE.test(r.target)))).map((r) => `${r.target} (by ${r.by}: ${r.line})`),
     // a key taken out of an authorized_keys file that logs in to run a fixed command (a job's
     // key, `command="/usr/local/bin/backup-receive"`, not a person's), unless the request says that command
     ...(report.edits ?? []).flatMap((x) =>
