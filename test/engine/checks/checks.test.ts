@@ -570,7 +570,7 @@ describe('checks that read a rehearsal', () => {
   it('does not count a file as still used by a program the same command stopped for good', () => {
     const out = { path: '/home/user/t/replay.out', change: 'deleted' as const, before: file(3) };
     const by = { target: '/home/user/t/replay.out', by: '/home/user/t/bin/replay', line: 'echo x >> /home/user/t/replay.out' };
-    const proc = { pid: 40, args: '/bin/sh /home/user/t/bin/replay', user: 'user' };
+    const proc = { pid: '40', args: '/bin/sh /home/user/t/bin/replay', owner: 'user' };
     const stopped = report([out], { referenced: [by], killed: [{ ...proc, restarted: false }] });
     expect(readRehearsal(stopped, req).stillUsed).toEqual([]);
     // (one started again, or another program stopped, leaves the reference standing)
