@@ -36,6 +36,13 @@ describe('kinds of file a request describes', () => {
     expect(offKind(src, 'delete the .orig, .rej files in ~/src')).toEqual(['/home/user/src/a.c']);
   });
 
+  it('takes an ending before a word that names no kind as the files it means, not one before a kind', () => {
+    const up = ['/home/user/up/c1/IMG_2.jpg.failed', '/home/user/up/c2/IMG_5.jpg.failed'];
+    expect(offKind(up, 'clear out the .failed marker files under ~/up, I re-sent all of those photos')).toEqual([]);
+    // (".raw scratch files" are scratch files: a .RAW original is not one)
+    expect(offKind(['/home/user/cam/A001.raw'], 'delete the .raw scratch files in ~/cam')).toEqual(['/home/user/cam/A001.raw']);
+  });
+
   it('takes a log the request points to as evidence as no kind to delete', () => {
     const buffer = ['/var/lib/telemetry/buffer/000041.seg', '/var/lib/telemetry/buffer/000042.seg'];
     expect(offKind(buffer, 'the collector is stuck on a corrupt buffer segment, see its log. stop it, clear out the buffer dir and start it again')).toEqual([]);

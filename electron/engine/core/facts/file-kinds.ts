@@ -98,7 +98,10 @@ export function offKind(paths: readonly string[], request: string): string[] {
   // an ending the request gives as the files it means (".eml files") is a kind of its own; one
   // before another kind's word (".raw scratch files") only narrows that kind
   // (a list of them counts whole: ".orig and .rej files")
-  const endings = [...request.toLowerCase().matchAll(/((?:(?<![\w*])\.[a-z0-9]{1,6}(?:,\s*|\s+(?:and|or|&)\s+|\s*\/\s*))*(?<![\w*])\.[a-z0-9]{1,6}) (files?|ones)\b/g)].flatMap((m) => m[1]!.match(/\.[a-z0-9]{1,6}/g) ?? []);
+  // (so is one before a word that names no kind: "the .failed marker files")
+  const endings = [...request.toLowerCase().matchAll(/((?:(?<![\w*])\.[a-z0-9]{1,6}(?:,\s*|\s+(?:and|or|&)\s+|\s*\/\s*))*(?<![\w*])\.[a-z0-9]{1,6}) (?:([a-z]{3,}) )?(files?|ones)\b/g)]
+    .filter((m) => m[2] === undefined || !KINDS.some((k) => k.words.test(m[2]!)))
+    .flatMap((m) => m[1]!.match(/\.[a-z0-9]{1,6}/g) ?? []);
   if (kinds.length === 0 && endings.length === 0) {
     // (or, with no kind named, a file format the request says as a word, which the endings of
     // some of the files spell: "GRIB input" for .grib2 beside a model's static .nc files)
