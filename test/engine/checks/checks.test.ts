@@ -365,6 +365,7 @@ describe('process and lock probes, failing closed', () => {
     expect(kill([listed(['worker.sh', 'backup-worker.sh'])])).toBe('fail');
     expect(kill([listed(['worker.sh', 'backup-worker.sh'])], 'kill all the workers')).toBe('pass');
     expect(kill([listed(['worker.sh', 'backup-worker.sh'])], 'kill every worker process')).toBe('pass');
+    expect(kill([listed(['worker-a.sh', 'worker-b.sh'])], 'they are all wedged: kill -9 every worker-* process')).toBe('pass');
     // "all" of something else is not all of them
     expect(kill([listed(['worker.sh', 'backup-worker.sh'])], 'the worker is hogging all the IO, kill it')).toBe('fail');
     expect(kill([{ probe: 'processes', target: 'worker', ok: false, error: 'the running processes could not be listed' }])).toBe('fail');
