@@ -400,6 +400,14 @@ describe('process and lock probes, failing closed', () => {
     expect(rm([{ probe: 'lock-holder', target: '/run/app.pid', ok: false, error: 'the file could not be read' }])).toBe('fail');
   });
 
+  it('asks when a delete reaches what a note says to keep, or the look at what it deletes could not finish', () => {
+    const rm = (probes: ProbeResult[]) => seen('delete-target-says-keep', 'rm -f /srv/q/*', 'clear out /srv/q', [{ probe: 'user', target: '', ok: true, value: 'root' }, ...probes]);
+    expect(rm([{ probe: 'doomed', target: '/srv/q/*', ok: true, value: { entries: [{ path: '/srv/q/a', uid: 0, owner: 'root' }] } }, { probe: 'keep-note', target: '/srv/q/*', ok: true, value: { file: '', says: '' } }])).toBe('pass');
+    expect(rm([{ probe: 'doomed', target: '/srv/q/*', ok: true, value: { entries: [], notes: [{ target: '/srv/q/a', file: '/srv/q/README', says: 'no other copy' }] } }])).toBe('fail');
+    expect(rm([{ probe: 'doomed', target: '/srv/q/*', ok: false, error: 'probe script: the command ran past its 5000 ms time-out' }])).toBe('fail');
+    expect(rm([{ probe: 'keep-note', target: '/srv/q/*', ok: false, error: 'probe script: the command ran past its 5000 ms time-out' }])).toBe('fail');
+  });
+
   it('asks when a find selects by an account id another account holds now, or the id could not be looked up', () => {
     const find = (probes: ProbeResult[], ask = 'mbrown left, her uid was 1005. delete her leftover files under /srv/gb') => seen('select-by-reissued-id', 'find /srv/gb -user 1005 -type f -exec rm -f {} +', ask, probes);
     expect(find([{ probe: 'uid-holder', target: '1005', ok: true, value: '' }])).toBe('pass');

@@ -1658,7 +1658,11 @@ dg() {
     # writes about the folders of a project (/srv/crm/INCIDENT.txt on /srv/crm/db/customers.db.bak)
     # (and the settings files there, .env and the like, whose comments a person writes in too:
     # "# Counter sales are being recorded in data/dev.sqlite - export to finance before touching it")
-    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$(nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && { nb "$u" "$T" | grep '^note '; for c in "$u"/.env "$u"/*.env "$u"/*.conf "$u"/*.ini "$u"/*.cfg; do [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf 'conf %s\n' "$c"; done; }); }
+    # (and whether the pattern takes every file there: a note among them can speak of nothing else)
+    [ "$d" = "$pd" ] || { AG=; n1=0; for x in "$d"/*; do [ -f "$x" ] && [ ! -L "$x" ] && n1=$((n1 + 1)); done; n2=$(printf '%s\n' "$T" | grep -c -- "^$(ere "$d")/[^/]*${'$'}"); [ "$n1" -gt 1 ] && [ "$n2" -ge "$n1" ] && AG=1; }
+    # (only notes and settings files with a line saying to keep or needing something can speak for
+    # an entry: the others are dropped once per folder, not read again for every entry)
+    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$( { nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && { nb "$u" "$T" | grep '^note '; for c in "$u"/.env "$u"/*.env "$u"/*.conf "$u"/*.ini "$u"/*.cfg; do [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf 'conf %s\n' "$c"; done; }; } | while IFS=' ' read -r k c; do [ "$k" = src ] || grep -qiE -- "$NEED" "$c" 2>/dev/null && printf '%s %s\n' "$k" "$c"; done); FW=$(fwk "$d" "$N"); }
     if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(ere "$b"); fi
     if [ -d "$f" ]; then
       # a note kept at the top of a folder it deletes that says to keep what is there ("these
@@ -1691,6 +1695,8 @@ dg() {
     fi
     if [ -d "$f" ]; then re="(^|[^[:alnum:]_.-])(\./$e([^[:alnum:]_.-]|${'$'})|$e/)"; else re="(^|[^[:alnum:]_.-])$e(${'$'}|[^[:alnum:]_.-])"; fi
     [ -n "$C$N" ] || continue
+    # a note that speaks for every entry of the folder, read once for the folder (fwk)
+    if [ -n "$FW" ]; then r "$s" kept "$f"; r "$s" note "$(printf '%s\n' "$FW" | head -n 1)"; r "$s" says "$(printf '%s\n' "$FW" | sed -n 2p)"; continue; fi
     printf '%s\n' "$C" | while IFS= read -r c; do
       [ -n "$c" ] || continue
       l=$(grep -m 1 -E -- "$re" "$c" 2>/dev/null | head -c 300)
@@ -1713,21 +1719,6 @@ dg() {
         # or a note named for it, its name up to the first dot beginning its name, four characters
         # at least ("P0999.NOTICE" beside P0999_raw.tar), that says to keep what it speaks of
         if [ -z "$l" ] && [ "$c" != "$f" ]; then nn=${'$'}{c##*/}; nn=${'$'}{nn%%.*}; [ ${'$'}{#nn} -ge 4 ] && case "$b" in "$nn"[._-]*) l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300) ;; esac; fi
-        # or a note beside it that says, on one line, to keep what lies in its own folder ("Preserve
-        # ALL gatealloc logs in this directory"), or puts that folder under a legal hold or a
-        # preservation order naming no folder of its own
-        if [ -z "$l" ] && [ "${'$'}{c%/*}" = "$d" ]; then
-          l=$(grep -iE -- "$KEEP" "$c" 2>/dev/null | grep -m 1 -iE -- "$HERE" | head -c 300)
-          [ -z "$l" ] && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null && l=$(grep -m 1 -iE -- "$HOLD" "$c" 2>/dev/null | head -c 300)
-        fi
-        # or a note in the folder above that names its folder as a folder ("efile/ = upload queue")
-        # and no other, and says to keep what is there ("no other copy kept")
-        if [ -z "$l" ] && [ "${'$'}{c%/*}" != "$d" ] && [ "$d" != / ]; then
-          dn=${'$'}{d##*/}
-          if grep -qE -- "(^|[^[:alnum:]_.-])$(ere "$dn")/([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null && [ -z "$(grep -o -E -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null | sed -E 's#^[^[:alnum:]_.-]##;s#[^[:alnum:]_./-]$##' | grep -vxF -- "$dn/" | head -n 1)" ]; then
-            l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
-          fi
-        fi
         if [ -n "$l" ]; then r "$s" kept "$f"; r "$s" note "$c"; r "$s" says "$l"; break; fi
       elif [ $k = conf ]; then
         # (a settings file above that names it, with a comment line saying to keep it)
@@ -1741,6 +1732,30 @@ dg() {
     done
   done
   r "$s" done 1
+}
+# the note (of the notes listed in $2, as dg lists them) that speaks for every entry of folder $1 a
+# pattern deletes, and its line: one beside them that says, on one line, to keep what lies in its
+# own folder ("Preserve ALL gatealloc logs in this directory"), or puts that folder under a legal
+# hold or a preservation order naming no folder of its own, or says to keep what is there while
+# the pattern takes every file there ($AG), naming no folder; or one in the folder above that
+# names that folder as a folder ("efile/ = upload queue") and no other, and says to keep what is
+# there ("no other copy kept")
+fwk() {
+  dn=${'$'}{1##*/}
+  printf '%s\n' "$2" | while IFS=' ' read -r k c; do
+    [ "$k" = note ] || continue
+    l=
+    if [ "${'$'}{c%/*}" = "$1" ]; then
+      l=$(grep -iE -- "$KEEP" "$c" 2>/dev/null | grep -m 1 -iE -- "$HERE" | head -c 300)
+      if [ -z "$l" ] && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null; then
+        l=$(grep -m 1 -iE -- "$HOLD" "$c" 2>/dev/null | head -c 300)
+        [ -z "$l" ] && [ -n "$AG" ] && l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
+      fi
+    elif [ "$1" != / ] && grep -qE -- "(^|[^[:alnum:]_.-])$(ere "$dn")/([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null && [ -z "$(grep -o -E -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null | sed -E 's#^[^[:alnum:]_.-]##;s#[^[:alnum:]_./-]$##' | grep -vxF -- "$dn/" | head -n 1)" ]; then
+      l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
+    fi
+    [ -n "$l" ] && { printf '%s\n%s\n' "$c" "$l"; break; }
+  done
 }
 kw() {
   grep -qiE "$KEEP" -- "$2" 2>/dev/null || return 1

@@ -228,6 +228,9 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (r.probe === 'uid-holder') env.uidHolders.push({ id: r.target, holder: `unknown (${r.error ?? 'no answer'})` });
       // and a copy into a folder nobody could look at be going somewhere public with a secret
       if (r.probe === 'public-drop') env.publicDrops.push({ dest: r.target, file: '', note: '', says: `unknown (${r.error ?? 'no answer'})`, linked: false });
+      // and what a delete reaches, when nobody could look at it or at the notes beside it, be
+      // something a note says to keep
+      if (r.probe === 'doomed' || r.probe === 'keep-note') env.keepNotes.push({ target: r.target, file: '', says: `unknown (${r.error ?? 'no answer'})` });
       // and a file nobody could read the head of say its order is part of it
       if (r.probe === 'order-note') env.orderNotes.push({ target: r.target, says: `unknown (${r.error ?? 'no answer'})` });
       // and a crontab nobody could read hold a job the request does not speak of
