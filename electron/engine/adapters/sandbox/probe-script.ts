@@ -2059,7 +2059,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.blanks.forEach((p, i) => lines.push(`nz z${i} ${shQuote(p)}`));
     plan.texts.forEach((p, i) => lines.push(`bn b${i} ${shQuote(p)}`));
     if ((plan.sorted?.length ?? 0) > 0) lines.push(`ORDERNOTE=${shQuote(ORDER_NOTE)}`);
-    (plan.sorted ?? []).forEach((p, i) => lines.push(`on o${i} ${shQuote(p)}`));
+    (plan.sorted ?? []).forEach((p, i) => lines.push(`on O${i} ${shQuote(p)}`));
     // (set before the pid files are read: their notes are matched against it)
     if (plan.processes.length > 0 || plan.pidfiles.length > 0) lines.push(`NOKILL=${shQuote(NO_KILL_NOTE)}`);
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
@@ -2075,7 +2075,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));
     (plan.shellsClosed ?? []).forEach((a, i) => lines.push(`sx X${i} ${shQuote(a)}`));
-    (plan.uidsSelected ?? []).forEach((u, i) => lines.push(`uh U${i} ${shQuote(u)}`));
+    (plan.uidsSelected ?? []).forEach((u, i) => lines.push(`uh H${i} ${shQuote(u)}`));
     (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
     if (plan.substitutions.length > 0) lines.push(`PIN=${shQuote(PIN_NOTE)}`, `FIXEDW=${shQuote(FIXED_WIDTH_NOTE)}`);
@@ -2083,10 +2083,10 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.finds.forEach((f, i) => lines.push(`ff f${i} ${shQuote(f.cwd)} ${f.args.map(shQuote).join(' ')}`));
     if (plan.destinations.some((d) => d.sources)) lines.push(`NOREPLACE=${shQuote(NO_REPLACE_NOTE)}`, `ONLYHERE=${shQuote(ONLY_HERE_NOTE)}`, `KEEPLOCAL=${shQuote(KEEP_LOCAL_NOTE)}`, `LIVEMARK=${shQuote(LIVE_MARK)}`);
     plan.destinations.forEach((d, i) => {
-      if (d.sources) lines.push(`rn w${i} ${shQuote(d.target)} ${d.sources.map(shQuote).join(' ')}`);
+      if (d.sources) lines.push(`rn W${i} ${shQuote(d.target)} ${d.sources.map(shQuote).join(' ')}`);
       // a file in a home that is still the stock copy /etc/skel gave the account
       const home = /^(\/root|\/home\/[^/]+)\/(.+)$/.exec(d.target);
-      if (home) lines.push(`[ -f ${shQuote(d.target)} ] && [ ! -L ${shQuote(d.target)} ] && cmp -s -- ${shQuote(d.target)} ${shQuote(`/etc/skel/${home[2]}`)} 2>/dev/null && r k${i} stock 1`);
+      if (home) lines.push(`[ -f ${shQuote(d.target)} ] && [ ! -L ${shQuote(d.target)} ] && cmp -s -- ${shQuote(d.target)} ${shQuote(`/etc/skel/${home[2]}`)} 2>/dev/null && r K${i} stock 1`);
     });
     lines.push(`r - user "$(id -u -n)"`, `r - uid "$(id -u)"`);
     lines.push(`r - df "$(df -Pk / 2>/dev/null | tail -n 1)"`);
@@ -2250,12 +2250,12 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
     }
   });
   plan.destinations.forEach((d, i) => {
-    const rec = first.get(`w${i}`);
+    const rec = first.get(`W${i}`);
     const note = rec?.get('done')?.[0] === '1' ? rec.get('note')?.[0] : undefined;
     const live = rec?.get('done')?.[0] === '1' ? rec.get('live')?.[0] : undefined;
     const older = rec?.get('done')?.[0] === '1' ? rec.get('older')?.[0] : undefined;
     if (note || live || older) out.push({ probe: 'replace-note', target: d.target, ok: true, value: { file: note ?? '', says: note ? (rec?.get('says')?.[0] ?? '') : '', ...(d.kind === 'archive' ? { archive: true } : {}), ...(live ? { live } : {}), ...(older ? { older } : {}) } });
-    if (first.get(`k${i}`)?.get('stock')?.[0] === '1') out.push({ probe: 'stock-copy', target: d.target, ok: true, value: `/etc/skel${d.target.replace(/^(\/root|\/home\/[^/]+)/, '')}` });
+    if (first.get(`K${i}`)?.get('stock')?.[0] === '1') out.push({ probe: 'stock-copy', target: d.target, ok: true, value: `/etc/skel${d.target.replace(/^(\/root|\/home\/[^/]+)/, '')}` });
   });
   for (const d of plan.destinations) {
     if (d.kind === 'archive') continue;
@@ -2417,10 +2417,10 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   );
   (plan.accountsOut ?? []).forEach((a, i) => answer('account-busy', a, `A${i}`, 'the running processes could not be read', (rec) => rec.get('proc')?.[0] ?? ''));
   (plan.shellsClosed ?? []).forEach((a, i) => answer('su-entered', a, `X${i}`, 'the cron tables and processes could not be read', (rec) => rec.get('line')?.[0] ?? ''));
-  (plan.uidsSelected ?? []).forEach((u, i) => answer('uid-holder', u, `U${i}`, '/etc/passwd could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
+  (plan.uidsSelected ?? []).forEach((u, i) => answer('uid-holder', u, `H${i}`, '/etc/passwd could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
   (plan.tables ?? []).forEach((t, i) => answer('cron-jobs', t, `J${i}`, 'the crontab could not be read', (rec) => rec.get('job') ?? []));
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));
-  (plan.sorted ?? []).forEach((p, i) => answer('order-note', p, `o${i}`, 'the file could not be read', (rec) => rec.get('says')?.[0] ?? ''));
+  (plan.sorted ?? []).forEach((p, i) => answer('order-note', p, `O${i}`, 'the file could not be read', (rec) => rec.get('says')?.[0] ?? ''));
   plan.blanks.forEach((p, i) => answer('holds-bytes', p, `z${i}`, 'the file could not be read', (rec) => rec.get('bytes')?.[0] === '1'));
   plan.finds.forEach((f, i) => {
     const abs = (p: string) => normalizePath(p, f.cwd, '/');
