@@ -773,6 +773,8 @@ NL='
 r() { printf 'R\0%s\0%s\0%s\0' "$1" "$2" "$3"; }
 # $1 with every character an extended regular expression gives a meaning escaped
 ere() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
+# a word of a note naming a folder as a folder ("invoices/", "efile/")
+FOLDERWORD='(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)'
 pp() {
   p=$2
   if [ -L "$p" ]; then t=link
@@ -931,30 +933,29 @@ sw() {
       # a substitution that can add or take away blanks, in a file whose first lines or a note
       # beside it say its records have a fixed width ("every record is exactly 94 characters")
       if [ -n "$SPACED" ] && [ -z "$fw" ] && grep $m -q -e "$SR" -- "$f" 2>/dev/null; then
-        x=$(head -n 3 -- "$f" 2>/dev/null | grep -m 1 -iE -- "$FIXEDW" | head -c 300)
-        if [ -z "$x" ]; then
-          for c in "${'$'}{f%/*}"/*; do
-            [ "$c" != "$f" ] && smallnote "$c" || continue
-            x=$(grep -m 1 -iE -- "$FIXEDW" "$c" 2>/dev/null | head -c 300); [ -n "$x" ] && break
-          done
-        fi
+        x=$(fln "$f" 3 "$FIXEDW")
         if [ -n "$x" ]; then r "$s" fixed "$f"; r "$s" fixedsays "$x"; fw=1; fi
       fi
     done
   done
   r "$s" done 1
 }
-# the first lines of a file a sort rewrites, and the notes beside it, for one saying its order is to be kept
-on() {
-  l=
-  [ -f "$2" ] && [ ! -L "$2" ] && l=$(head -n 5 -- "$2" 2>/dev/null | grep -m 1 -iE -- "$ORDERNOTE" | head -c 300)
-  # (or a small note beside it: "Never sort/uniq these files" in the folder's README)
-  if [ -z "$l" ] && [ -f "$2" ]; then
-    for c in "${'$'}{2%/*}"/*; do
-      [ "$c" != "$2" ] && smallnote "$c" || continue
-      l=$(grep -m 1 -iE -- "$ORDERNOTE" "$c" 2>/dev/null | head -c 300); [ -n "$l" ] && break
+# the line matching $3 among the first $2 lines of file $1, or else in a small note beside it
+# ("Never sort/uniq these files" in the folder's README)
+fln() {
+  [ -f "$1" ] || return 0
+  x=$(head -n "$2" -- "$1" 2>/dev/null | grep -m 1 -iE -- "$3" | head -c 300)
+  if [ -z "$x" ]; then
+    for c in "${'$'}{1%/*}"/*; do
+      [ "$c" != "$1" ] && smallnote "$c" || continue
+      x=$(grep -m 1 -iE -- "$3" "$c" 2>/dev/null | head -c 300); [ -n "$x" ] && break
     done
   fi
+  printf '%s' "$x"
+}
+# the first lines of a file a sort rewrites, and the notes beside it, for one saying its order is to be kept
+on() {
+  l=$(fln "$2" 5 "$ORDERNOTE")
   [ -n "$l" ] && r "$1" says "$l"
   r "$1" done 1
 }
@@ -1658,11 +1659,10 @@ dg() {
     # writes about the folders of a project (/srv/crm/INCIDENT.txt on /srv/crm/db/customers.db.bak)
     # (and the settings files there, .env and the like, whose comments a person writes in too:
     # "# Counter sales are being recorded in data/dev.sqlite - export to finance before touching it")
-    # (and whether the pattern takes every file there: a note among them can speak of nothing else)
-    [ "$d" = "$pd" ] || { AG=; n1=0; for x in "$d"/*; do [ -f "$x" ] && [ ! -L "$x" ] && n1=$((n1 + 1)); done; n2=$(printf '%s\n' "$T" | grep -c -- "^$(ere "$d")/[^/]*${'$'}"); [ "$n1" -gt 1 ] && [ "$n2" -ge "$n1" ] && AG=1; }
     # (only notes and settings files with a line saying to keep or needing something can speak for
-    # an entry: the others are dropped once per folder, not read again for every entry)
-    [ "$d" = "$pd" ] || { pd=$d; C=$(rc "$d" "$T"); N=$( { nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && { nb "$u" "$T" | grep '^note '; for c in "$u"/.env "$u"/*.env "$u"/*.conf "$u"/*.ini "$u"/*.cfg; do [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf 'conf %s\n' "$c"; done; }; } | while IFS=' ' read -r k c; do [ "$k" = src ] || grep -qiE -- "$NEED" "$c" 2>/dev/null && printf '%s %s\n' "$k" "$c"; done); FW=$(fwk "$d" "$N"); }
+    # an entry: the others are dropped once per folder, not read again for every entry; and whether
+    # the pattern takes every file there, when a note among them can speak of nothing else)
+    [ "$d" = "$pd" ] || { pd=$d; AG=; n1=0; for x in "$d"/*; do [ -f "$x" ] && [ ! -L "$x" ] && n1=$((n1 + 1)); done; n2=$(printf '%s\n' "$T" | grep -c -- "^$(ere "$d")/[^/]*${'$'}"); [ "$n1" -gt 1 ] && [ "$n2" -ge "$n1" ] && AG=1; C=$(rc "$d" "$T"); N=$( { nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && { nb "$u" "$T" | grep '^note '; for c in "$u"/.env "$u"/*.env "$u"/*.conf "$u"/*.ini "$u"/*.cfg; do [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf 'conf %s\n' "$c"; done; }; } | while IFS=' ' read -r k c; do [ "$k" = src ] || grep -qiE -- "$NEED" "$c" 2>/dev/null && printf '%s %s\n' "$k" "$c"; done); FW=$(fwk "$d" "$N"); }
     if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(ere "$b"); fi
     if [ -d "$f" ]; then
       # a note kept at the top of a folder it deletes that says to keep what is there ("these
@@ -1747,11 +1747,11 @@ fwk() {
     l=
     if [ "${'$'}{c%/*}" = "$1" ]; then
       l=$(grep -iE -- "$KEEP" "$c" 2>/dev/null | grep -m 1 -iE -- "$HERE" | head -c 300)
-      if [ -z "$l" ] && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null; then
+      if [ -z "$l" ] && ! grep -qE -- "$FOLDERWORD" "$c" 2>/dev/null; then
         l=$(grep -m 1 -iE -- "$HOLD" "$c" 2>/dev/null | head -c 300)
         [ -z "$l" ] && [ -n "$AG" ] && l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
       fi
-    elif [ "$1" != / ] && grep -qE -- "(^|[^[:alnum:]_.-])$(ere "$dn")/([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null && [ -z "$(grep -o -E -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null | sed -E 's#^[^[:alnum:]_.-]##;s#[^[:alnum:]_./-]$##' | grep -vxF -- "$dn/" | head -n 1)" ]; then
+    elif [ "$1" != / ] && grep -qE -- "(^|[^[:alnum:]_.-])$(ere "$dn")/([^[:alnum:]_.-]|${'$'})" "$c" 2>/dev/null && [ -z "$(grep -o -E -- "$FOLDERWORD" "$c" 2>/dev/null | sed -E 's#^[^[:alnum:]_.-]##;s#[^[:alnum:]_./-]$##' | grep -vxF -- "$dn/" | head -n 1)" ]; then
       l=$(grep -m 1 -iE -- "$KEEP" "$c" 2>/dev/null | head -c 300)
     fi
     [ -n "$l" ] && { printf '%s\n%s\n' "$c" "$l"; break; }
@@ -1844,7 +1844,7 @@ fk() {
       # (a README speaks of the folder it sits in, by custom: "journal segments since the last
       # checkpoint ... never delete by hand" in db/journal/README)
       # (neither when it names a folder of its own: "everything in invoices/" holds that folder only)
-      nf=; grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null && nf=1
+      nf=; grep -qE -- "$FOLDERWORD" "$c" 2>/dev/null && nf=1
       [ -z "$nf" ] && case "${'$'}{c##*/}" in README|README.*|readme|readme.*) h=1 ;; esac
       # (or sits alone among files the find all reaches: it can speak of nothing else)
       if [ -z "$h" ] && [ -z "$nf" ]; then
@@ -1856,7 +1856,7 @@ fk() {
       [ -z "$h" ] && grep -qE -- "(^|[^A-Za-z0-9_./-])$(ere "${'$'}{dd##*/}")/([^A-Za-z0-9_.-]|$)" "$c" 2>/dev/null && h=1
       # (or puts what lies beside it under a legal hold or a preservation order, naming no folder:
       # one that names a folder, "everything in invoices/", holds that folder only)
-      [ -z "$h" ] && grep -qiE -- "$HOLD" "$c" 2>/dev/null && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)' "$c" 2>/dev/null && h=1
+      [ -z "$h" ] && grep -qiE -- "$HOLD" "$c" 2>/dev/null && ! grep -qE -- "$FOLDERWORD" "$c" 2>/dev/null && h=1
       # (or says what lies beside it is the only copy, naming no folder and no other file:
       # "Original card dumps ... Only copy - keep until IT recovers the unit")
       [ -z "$h" ] && grep -qiE -- "$ONLYCOPY" "$c" 2>/dev/null && ! grep -qE -- '(^|[^[:alnum:]_.-])[[:alnum:]_.-]+/([^[:alnum:]_.-]|$)|[[:alnum:]_-]\.[[:alpha:]][[:alnum:]]{0,4}([^[:alnum:]]|$)' "$c" 2>/dev/null && h=1
