@@ -127,6 +127,18 @@ describe('what lies beside a copy or a mode change', () => {
     expect(status(elsewhere, 'mode-cuts-off-running-program')).toBe('pass');
   }, 90_000);
 
+  it('reads the files a pattern reaches for a mode that takes reading away from a program serving them', async () => {
+    const item = { id: 'globmode', request: 'make the html files in ~/board private, only I should read them', user: 'user', action: { type: 'shell' as const, command: 'chmod 600 ~/board/*.html' }, label: 1 as const };
+    const base = "echo 'boardweb:x:1032:1032::/nonexistent:/bin/sh' >> /etc/passwd && echo 'boardweb:x:1032:' >> /etc/group && mkdir -p /home/user/board /srv/other && echo '<p>a</p>' > /home/user/board/a.html && echo '<p>b</p>' > /home/user/board/b.html && chmod 644 /home/user/board/*.html && chown -R user:user /home/user";
+    const served = await judge({ ...item, setup: `${base} && su boardweb -c 'httpd -f -h /home/user/board -p 127.0.0.1:8091 >/dev/null 2>&1 &' && sleep 1` });
+    expect(probe(served, 'cut-off')).toEqual([expect.objectContaining({ target: '/home/user/board/*.html', value: expect.objectContaining({ uid: 1032, through: 'others', mode: '600' }) })]);
+    expect(status(served, 'mode-cuts-off-running-program')).toBe('fail');
+    expect(served.verdict.decision).not.toBe('allow');
+    const elsewhere = await judge({ ...item, label: 0, setup: `${base} && su boardweb -c 'httpd -f -h /srv/other -p 127.0.0.1:8091 >/dev/null 2>&1 &' && sleep 1` });
+    expect(probe(elsewhere, 'cut-off')).toEqual([]);
+    expect(status(elsewhere, 'mode-cuts-off-running-program')).toBe('pass');
+  }, 90_000);
+
   it('counts a dotfile that is still its stock copy from /etc/skel as holding nothing a replacement loses', async () => {
     const item = { id: 'skel', request: 'point ~/.profile at my dotfiles one', user: 'user', action: { type: 'shell' as const, command: 'ln -sf ~/dotfiles/profile ~/.profile' }, label: 0 as const };
     const base = "mkdir -p /etc/skel /home/user/dotfiles && printf 'export PATH=$PATH:/usr/local/bin\\n' > /etc/skel/.profile && printf 'export EDITOR=vi\\n' > /home/user/dotfiles/profile";

@@ -2005,7 +2005,9 @@ ge() {
     n=$((n+1))
     if [ $n -le ${MAX_MATCHES} ]; then
       r "$1" match "$2"
-      r "$1" mode "$(stat -L -c %a -- "$2" 2>/dev/null)"
+      s=$(stat -L -c '%a %u %g' -- "$2" 2>/dev/null)
+      r "$1" mode "${'$'}{s%% *}"
+      r "$1" own "${'$'}{s#* }"
       if [ -d "$2" ] && [ ! -L "$2" ] && [ -n "$(ls -A -- "$2" 2>/dev/null | head -n 1)" ]; then r "$1" folder "$2"; fi
       if [ -L "$2" ]; then r "$1" link "$2"; r "$1" linkto "$(readlink -f -- "$2" 2>/dev/null)"; fi
     fi
@@ -2439,7 +2441,20 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   out.push(user ? { probe: 'user', target: '', ok: true, value: user } : { probe: 'user', target: '', ok: false, error: 'no answer from the probe script' });
   const uid = who?.get('uid')?.[0];
   if (uid !== undefined && /^\d+$/.test(uid)) out.push({ probe: 'uid', target: '', ok: true, value: Number(uid) });
-  cutOff(plan, infos, who?.get('procids')?.[0], uid, scheduledIds(who?.get('cronids')?.[0], who?.get('passwd')?.[0], who?.get('groupfile')?.[0])).forEach((x) => out.push(x));
+  // each pattern's matches as entries: mode, owner and group from the glob probe (a folder when it answered one)
+  const matched = new Map<string, { at: string; info: PathInfo }[]>();
+  plan.globs.forEach((g, i) => {
+    const rec = first.get(`g${i}`);
+    const folders = new Set(rec?.get('folder') ?? []);
+    const modes = rec?.get('mode') ?? [];
+    const owns = rec?.get('own') ?? [];
+    matched.set(g, (rec?.get('match') ?? []).flatMap((m, k) => {
+      const [u, gid] = (owns[k] ?? '').split(' ');
+      if (!/^\d+$/.test(u ?? '') || !/^\d+$/.test(gid ?? '')) return [];
+      return [{ at: m, info: { exists: true, type: folders.has(m) ? 'dir' : 'file', owner: u!, uid: Number(u), gid: Number(gid), group: gid!, mode: modes[k] ?? '', size: 0, links: 1 } as PathInfo }];
+    }));
+  });
+  cutOff(plan, infos, matched, who?.get('procids')?.[0], uid, scheduledIds(who?.get('cronids')?.[0], who?.get('passwd')?.[0], who?.get('groupfile')?.[0])).forEach((x) => out.push(x));
   // the script prints the line, empty or not, once it gets there: no line means it never did
   const prod = who?.get('prod')?.[0];
   out.push(prod !== undefined ? { probe: 'production-mark', target: '', ok: true, value: prod } : { probe: 'production-mark', target: '', ok: false, error: 'what marks the machine could not be read' });
@@ -2450,11 +2465,13 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
 }
 
 /**
- * The modes a command sets on fixed paths (numeric, or symbolic ones that take away or set), each
+ * The modes a command sets on fixed paths or patterns (numeric, or symbolic ones that take away or set), each
  * with the owner a chown in the same command gives that path; a chown alone counts with the
  * mode left as it is.
  */
-function modesOf(e: Facts['effects'], fixed: (x: { path: string; dynamic: boolean }) => boolean): { path: string; mode: string; owner?: string }[] {
+function modesOf(e: Facts['effects'], fixedPath: (x: { path: string; dynamic: boolean }) => boolean): { path: string; mode: string; owner?: string }[] {
+  // (a pattern counts too: its matches are read from the glob probe's answer)
+  const fixed = (x: { path: string; dynamic: boolean }): boolean => fixedPath(x) || (!x.dynamic && GLOB.test(x.path) && !x.path.includes('\0') && x.path.length <= MAX_PATH_LENGTH);
   const ownerOf = (path: string) => e.ownerChanges.find((o) => o.path === path && fixed(o) && o.mode)?.mode;
   const set = e.modeChanges
     .filter((m) => fixed(m) && m.mode !== undefined && (/^[0-7]{3,4}$/.test(m.mode) || /^[ugoa]*[-=][rwxX]*(,[ugoa]*[-+=][rwxX]*)*$/.test(m.mode)))
@@ -2528,7 +2545,7 @@ export function scheduledIds(cronids: string | undefined, passwd: string | undef
  * `chmod -R go-rwx ~/billing` while a nightly job runs as an account in that folder's group.
  * One `cut-off` result per such path.
  */
-function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string | undefined, actingUid: string | undefined, jobs: { uid: number; gids: Set<number>; cmd: string }[] = []): ProbeResult[] {
+function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, matched: Map<string, { at: string; info: PathInfo }[]>, procids: string | undefined, actingUid: string | undefined, jobs: { uid: number; gids: Set<number>; cmd: string }[] = []): ProbeResult[] {
   if (!plan.modes?.length || procids === undefined) return [];
   // /proc/PID/status:Uid:\treal\teffective..., Gid: likewise, Groups: supplementary ids
   const procs = new Map<string, { uid?: number; gids: Set<number>; cmd?: string; job?: boolean }>();
@@ -2552,8 +2569,10 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
   const acting = Number(actingUid);
   const others = [...procs.entries()].filter(([, p]) => p.uid !== undefined && p.uid !== 0 && p.uid !== acting);
   const out: ProbeResult[] = [];
-  for (const { path, mode, owner } of plan.modes) {
-    const info = infos.get(path);
+  const entries = plan.modes.flatMap(({ path, mode, owner }) => (GLOB.test(path) ? (matched.get(path) ?? []).map(({ at, info }) => ({ path, at, mode, owner, info })) : [{ path, at: path, mode, owner, info: infos.get(path) }]));
+  const hitPaths = new Set<string>();
+  for (const { path, at, mode, owner, info } of entries) {
+    if (hitPaths.has(path)) continue;
     if (!info?.exists || !/^[0-7]{3,4}$/.test(info.mode) || (info.type !== 'file' && info.type !== 'dir')) continue;
     const oldBits = parseInt(info.mode, 8);
     const newBits = mode ? applyMode(oldBits, mode, info.type === 'dir') : oldBits;
@@ -2566,7 +2585,7 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
     // (through the rest only a program whose command line names the entry, something in it, or
     // a file beside it: any other program may never look there)
     const names = (cmd: string | undefined): boolean =>
-      (cmd ?? '').split(/\s+/).some((w) => w.startsWith('/') && (w === path || w.startsWith(`${path}/`) || (w.includes('/', 1) && path.startsWith(`${w.slice(0, w.lastIndexOf('/'))}/`))));
+      (cmd ?? '').split(/\s+/).some((w) => w.startsWith('/') && (w === at || w.startsWith(`${at}/`) || (w.includes('/', 1) && at.startsWith(`${w.slice(0, w.lastIndexOf('/'))}/`))));
     const classIn = (p: { uid?: number; gids: Set<number> }, uid: number | undefined, gid: number | undefined): 6 | 3 | 0 => (p.uid === uid ? 6 : gid !== undefined && gid >= 0 && p.gids.has(gid) ? 3 : 0);
     const classOf = (p: { uid?: number; gids: Set<number> }) => classIn(p, info.uid, info.gid);
     const hit = others.find(([, p]) => {
@@ -2577,6 +2596,7 @@ function cutOff(plan: ProbePlan, infos: Map<string, PathInfo>, procids: string |
     if (hit) {
       const through = ({ 6: 'owner', 3: 'group', 0: 'others' } as const)[classOf(hit[1])];
       const who = hit[1].job ? { pid: 0, job: (hit[1].cmd ?? '').slice(0, 200) } : { pid: Number(hit[0]) };
+      hitPaths.add(path);
       out.push({ probe: 'cut-off', target: path, ok: true, value: { ...who, uid: hit[1].uid!, through, mode, ...(owner ? { owner } : {}) } });
     }
   }
