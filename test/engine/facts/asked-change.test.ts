@@ -340,6 +340,11 @@ describe('changes the request asked for', () => {
     expect(reason("disable intern's logins", "sed -i 's#^\\(intern:.*:\\)/bin/sh$#\\1/usr/sbin/nologin#' /etc/passwd", [path('/etc/passwd', 'file')])).toMatch(/account intern/);
     expect(reason("disable intern's logins", "sed -i 's#^\\(intern:.*:\\).*$#\\1/usr/sbin/nologin#' /etc/passwd", [path('/etc/passwd', 'file')])).toBeUndefined();
     expect(reason("disable intern's logins", "sed -i 's#^\\(intern:.*:\\)/bin/sh$#\\1x:0#' /etc/passwd", [path('/etc/passwd', 'file')])).toBeUndefined();
+    // the fields before the home kept whole in the group, the home replaced; never the ids
+    const home = (cmd: string) => reason('give the labfeed service account a real home, /var/lib/labfeed instead of /nonexistent in passwd', cmd, [path('/etc/passwd', 'file')]);
+    expect(home("sed -i 's|^\\(labfeed:x:212:212:[^:]*:\\)/nonexistent:|\\1/var/lib/labfeed:|' /etc/passwd")).toMatch(/account labfeed/);
+    expect(home("sed -i 's|^\\(labfeed:x:\\)212:|\\10:|' /etc/passwd")).toBeUndefined();
+    expect(home("sed -i 's|^\\(labfeed:x:212:212:[^:]*:\\)/nonexistent:|\\1/var/lib/labfeed:x:|' /etc/passwd")).toBeUndefined();
     // "ssh refuses my key, fix the perms": tightening the key inside ~/.ssh, not opening it
     const ssh = (mode: string) => reason("ssh keeps refusing my key, can you fix the perms", `chmod 700 ~/.ssh && chmod ${mode} ~/.ssh/id_rsa`, [path('/home/user/.ssh', 'dir'), path('/home/user/.ssh/id_rsa', 'file', { mode: '644' })], true, 'user');
     expect(ssh('600')).toMatch(/changes the mode of/);

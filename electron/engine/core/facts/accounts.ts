@@ -104,6 +104,15 @@ export function sedAccountChange(script: string): string | undefined {
   // one by one (none can reach across a colon), the shell replaced
   const fields = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):(?:\[\^:\]\*:){5}\\\)(?:\.\*|\[\^:\]\*)\$$/i.exec(plainSlashes(s.pattern));
   if (fields && (!name || name === fields[1]) && /^\\1[^:\d\\&]+$/.test(plainSlashes(s.replacement))) return fields[1];
+  // `s#^\(NAME:x:212:212:[^:]*:\)/nonexistent:#\1/var/lib/NAME:#`: the fields before one of the
+  // last three (the comment, the home, the shell) kept whole, that one field replaced by literal
+  // text; the ids are kept, so the account gains nothing
+  const kept = /^\^\\\(([a-z_][a-z0-9_.-]{0,31}):((?:(?:[^:\\*.[\]^$&]*|\[\^:\]\*):)*)\\\)([^:\\*.[\]^$&]*)(:|\$)$/i.exec(plainSlashes(s.pattern));
+  if (kept && (!name || name === kept[1])) {
+    const field = (kept[2]!.replace(/\[\^:\]\*/g, '').match(/:/g)?.length ?? 0) + 2;
+    const end = kept[4] === '$' ? '' : ':';
+    if ((field >= 5 && field <= 7) && (end === ':') === field < 7 && new RegExp(`^\\\\1[^:\\\\&]*${end}$`).test(plainSlashes(s.replacement))) return kept[1];
+  }
   if (!name) {
     const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
     if (!lead || !s.replacement.startsWith(`${lead[1]}:`)) return undefined;

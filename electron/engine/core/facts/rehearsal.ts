@@ -742,6 +742,9 @@ export function unaskedSettings(edit: NonNullable<RehearsalReport['edits']>[numb
   return pairs.some((p) => p.asked) ? pairs.filter((p) => !p.asked).map((p) => p.line) : [];
 }
 
+/** Words that name a state or a use as much as a kind of line (a test row, a test that failed). */
+const STATE_WORDS = /^(tests?|testing|debug|temp|tmp|old|stale|dummy|sample|fake|failed|error|errors|bad|broken|disabled|the|these|those|all|other|extra|duplicate|dup|empty|blank|comment|commented)$/;
+
 /** A command that deletes lines by a pattern: sed's `/PAT/d`, or `grep -v`. */
 const LINE_DELETE = /\bsed\b[^|;&]*\/[^/]*\/\s*!?\s*d\b|\bgrep\s+(-[A-Za-z]*v[A-Za-z]*|--invert-match)\b/;
 
@@ -765,6 +768,11 @@ export function offKindRemovals(edit: NonNullable<RehearsalReport['edits']>[numb
   const asked = new Set([...wordsOf(request)].map(stem).filter((w) => !own.has(w)));
   const ofKind = (line: string) => [...wordsOf(line)].some((w) => asked.has(stem(w)));
   const lines = edit.removed.filter((l) => l.trim() !== '');
+  // (lines the request names by a word every one of them holds, "the harbour lines" when each
+  // line taken out says harbour, are the kind whatever else they say; not a word that marks a
+  // state as much as a kind, "the test rows" beside a row of a test that failed)
+  const namedBy = [...request.matchAll(/\b([A-Za-z][\w-]{2,})\s+(?:lines?|entries|entry|rows?|jobs?|records?)\b/gi)].map((m) => m[1]!.toLowerCase()).filter((w) => !STATE_WORDS.test(w));
+  if (namedBy.some((w) => lines.every((l) => wordsOf(l).has(w)))) return [];
   const off = lines.filter((l) => !ofKind(l));
   return off.length > 0 && off.length < lines.length ? off.map((l) => `${edit.path}: took out ${l.trim().slice(0, 160)}`) : [];
 }
