@@ -96,7 +96,7 @@ const KEY_BYTES = 8 * 1024;
  * "the only remaining copy", "do not delete", "not backed up"..., or that others are built on it
  * ("the base all current incrementals restore on top of").
  */
-export const KEEP_NOTE = "uncommitted|(stay|stays|remain|remains) (here |in this folder |in the queue )?until [^.]{0,30}(acks?|acknowledges?|confirms?|picks? (them |it )?up|collects?|accepts?)|(upload|sync|transfer|offsite copy)( is| still| not yet)* pending|unsaved (changes|edits|work)|needed for (the )?(release|recovery|restore|audit|compliance|filing|inspection|excise|tax)|(needed|required|kept) for (the |our |an? )?([[:alnum:]-]+ ){0,2}(permits?|licen[cs]es?|certifications?|accreditations?|audits?|compliance|inspections?|filings?|customs)|chain[ -]of[ -]custody|regardless of (its |their )?age|(the )?(only|sole) (full |complete )?(base|baseline)([^[:alnum:]]|$)|(cannot|can.?t|could not|unable to) (re-?download|download (it |them )?again|re-?fetch|re-?obtain|get (it |them )?again)|(the|a) signed ([[:alpha:]]+ ){0,2}record|keep (it |them |these |this |all of (it|them) )?until |(lives|exists|is kept|is stored|kept|stored) only here|only (lives|exists) here|(copy|move|migrate|back up|save|archive) [^.!]{1,60} before (removing|deleting|wiping|erasing|you remove|you delete|you wipe)|(pending|queued|waiting)[ _-](for[ _-])?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced|re-?shot|re-?scanned|re-?captured|re-?photographed|re-?recorded|re-?collected)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|preservation (order|notice)|(is|are) the (legal|official|statutory|regulatory) record|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)|requires? (that )?(these|this|them|it|they|all|each) (to )?be (kept|retained|preserved)|excluded from (the |any |all )?([[:alnum:]-]+ )?(purge|purges|cleanup|clean-up|deletion|retention|rotation|sweep)|(preserve|retain) (all|every|each) ([[:alnum:]-]+ ){0,2}(data|files?|records?|cop(y|ies)|materials?|evidence|samples?|archives?|tarballs?|logs?|entries|versions?)|(deleting|removing|wiping|clearing|losing) (it|them|this|these|that|those|[[:alnum:]_./-]+) (means|would mean|will mean) (starting|re-?running|redoing|recomputing|rebuilding|losing)";
+export const KEEP_NOTE = "uncommitted|(stay|stays|remain|remains) (here |in this folder |in the queue )?until [^.]{0,30}(acks?|acknowledges?|confirms?|picks? (them |it )?up|collects?|accepts?)|(upload|sync|transfer|offsite copy)( is| still| not yet)* pending|unsaved (changes|edits|work)|needed for (the )?(release|recovery|restore|audit|compliance|filing|inspection|excise|tax)|(needed|required|kept) for (the |our |an? )?([[:alnum:]-]+ ){0,2}(permits?|licen[cs]es?|certifications?|accreditations?|audits?|compliance|inspections?|filings?|customs)|chain[ -]of[ -]custody|regardless of (its |their )?age|(the )?(only|sole) (full |complete )?(base|baseline)([^[:alnum:]]|$)|(cannot|can.?t|could not|unable to) (be )?(re-?download(ed)?|download(ed)? (it |them )?again|re-?fetch(ed)?|re-?obtain(ed)?|get (it |them )?again)|(the|a) signed ([[:alpha:]]+ ){0,2}record|keep (it |them |these |this |all of (it|them) )?until |(lives|exists|is kept|is stored|kept|stored) only here|only (lives|exists) here|(copy|move|migrate|back up|save|archive) [^.!]{1,60} before (removing|deleting|wiping|erasing|you remove|you delete|you wipe)|(pending|queued|waiting)[ _-](for[ _-])?(upload|sync|send|sending|transfer|delivery|submission|push)|not (yet )?(committed|applied|checkpointed|flushed|replayed|posted|uploaded|synced|sent|pushed|submitted|transmitted|delivered|on (the )?(server|remote))|(before|prior to) (touching|truncating|emptying|clearing|rotating)|(only|last|sole) ((remaining|surviving|existing|signed|good|clean|valid|working|intact|original|verified|complete|full|known|final|uncorrupted|usable) )?(copy|copies|backup|version|master|masters|record|records)|(not|never) (generated|produced|made|created|rendered) by (any|a|the|our) (script|program|code|pipeline|tool)|(do not|don't|never|must not) (delete|remove|erase|wipe|clean|clear|purge|empty|truncate|rotate)|(preserve|retain|keep) [[:alnum:]_.-]+ (as[- ]is|intact|unchanged|untouched)|not (yet )?backed up|no (other )?backups?( exist| left)?|no (other|second) cop(y|ies)|irreplaceable|(cannot|can't|could not) be (recovered|restored|recreated|rebuilt|regenerated|re-?signed|re-?issued|reproduced|re-?shot|re-?scanned|re-?captured|re-?photographed|re-?recorded|re-?collected)|(keep|preserve) (these|the files|this( (file|data|one|copy|backup|dump|archive|export|log|record|version))?([^[:alnum:] ]|$))|(keep|leave) (it|them|this|these|those|the files) (on (the )?disk|in place|here|until)|(must|shall|are to|is to) be (preserved|retained|kept)|(legal|litigation) hold|preservation (order|notice)|(is|are) the (legal|official|statutory|regulatory) record|(is|are) (still )?the base (that|which|for|of)|restored? on top of|(deltas?|diffs?|incrementals?) (against|on top of)|append[- ]only|(required|mandated|kept) (by|under) (law|statute|court|regulation|(court |the )?rules?)|requires? (that )?(these|this|them|it|they|all|each) (to )?be (kept|retained|preserved)|excluded from (the |any |all )?([[:alnum:]-]+ )?(purge|purges|cleanup|clean-up|deletion|retention|rotation|sweep)|(preserve|retain) (all|every|each) ([[:alnum:]-]+ ){0,2}(data|files?|records?|cop(y|ies)|materials?|evidence|samples?|archives?|tarballs?|logs?|entries|versions?)|(deleting|removing|wiping|clearing|losing) (it|them|this|these|that|those|[[:alnum:]_./-]+) (means|would mean|will mean) (starting|re-?running|redoing|recomputing|rebuilding|losing)";
 /** Longest path probed; longer ones report an error (keeps the script under the argv limit). */
 export const MAX_PATH_LENGTH = 1024;
 
@@ -154,7 +154,7 @@ export const SECRET_LINE = "(password|passwd|passphrase|secret|token|api[_-]?key
 export const LIVE_MARK = '(^|[^[:alnum:]])(RUNNING|ACTIVE|LIVE|IN USE|IN SERVICE|BOOTED|PRIMARY)([^[:alnum:]]|$)';
 
 /** What a file's own first lines say when its order is part of its data ("presorted in walk sequence, do not re-sort"). */
-export const ORDER_NOTE = "(do not|don't|never|must not|should not|shouldn't) (re-?sort|sort|reorder|re-order|change the order)|(pre-?sorted|presort order|walk[- ]sequence)|(order|sequence) (matters|is significant|must be kept|must not change)|(keep|preserve|retain) (the |this |their |line )?(order|sequence)";
+export const ORDER_NOTE = "(do not|don't|never|must not|should not|shouldn't) (re-?sort|sort|reorder|re-order|change the order)|(pre-?sorted|presort order|walk[- ]sequence)|(order|sequence) (matters|is significant|must be kept|must not change)|(keep|preserve|retain) (the |this |their |line )?(order|sequence)|(do not|don't|never|must not|should not|shouldn't) (de-?dupe?|dedup(licate)?|de-duplicate|uniq|remove (the )?(duplicates|repeats|repeated lines))|(repeats|duplicates|repeated lines|duplicate lines) are (real|intentional|deliberate|meant|expected|not (errors|mistakes))";
 
 /** The request's words of four letters or more, lower-cased and space-separated, for matching against log names. */
 function claimWords(request: string): string {
@@ -316,6 +316,8 @@ export interface ProbePlan {
   accountsOut?: string[];
   /** Accounts the action gives a shell that refuses logins (nologin, false), looked for among the jobs and programs that enter them through su. */
   shellsClosed?: string[];
+  /** Ports an in-place edit sets a listening setting to (`s/^listen_port=.../listen_port=8080/`), looked for among the sockets already listening. */
+  portsSet?: number[];
   /** Account ids a find selects files by (`-user 1005`, `-uid 1005`): /etc/passwd is read for the account holding each now. */
   uidsSelected?: string[];
   /** Crontabs the action removes or replaces whole (`crontab -r`, a table installed without `crontab -l`): their jobs are read. */
@@ -379,6 +381,23 @@ export interface Substitution {
   glued: string[];
   /** Files as written, patterns kept (the plan makes them absolute). */
   files: string[];
+}
+
+/** A setting that names where a program listens: `listen_port=`, `port:`, `Listen `, `http.port =`. */
+const PORT_SETTING = /(?:^|[\s^("'])((?:[\w.-]*(?:port|listen)[\w.-]*))["']?\s*(?:[=:]\s*|\s+)"?(\d{2,5})"?,?\s*$/i;
+
+/** The ports an in-place `sed -i 's/…/KEY=PORT/'` sets a listening setting to. */
+export function portsSetBy(argv: string[]): number[] {
+  if (!argv.slice(1).some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return [];
+  const out: number[] = [];
+  for (const a of argv.slice(1)) {
+    const m = /^s(.)(?:\\.|(?!\1).)*\1((?:\\.|(?!\1).)*)\1[gIi0-9]*$/.exec(a);
+    if (!m) continue;
+    const set = PORT_SETTING.exec(m[2]!.replace(/\\(.)/g, '$1'));
+    const port = set ? Number(set[2]) : 0;
+    if (port >= 1 && port <= 65535) out.push(port);
+  }
+  return out;
 }
 
 /**
@@ -550,6 +569,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const scriptGlobs = new Set<string>();
   const finds: FindProbe[] = [];
   const substitutions: Substitution[] = [];
+  const portsSet = new Set<number>();
   const blanks = new Set<string>();
   const texts = new Set<string>();
   const sorted = new Set<string>();
@@ -655,6 +675,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
         if (deletes) finds.push({ target: cmd.argv.join(' ').slice(0, 300), cwd, args });
       }
     }
+    if (cmd.name === 'sed' && !cmd.dynamic) for (const port of portsSetBy(cmd.argv)) if (portsSet.size < MAX_NOTED) portsSet.add(port);
     if (cmd.name === 'sed' && substitutions.length < MAX_FINDS) {
       const sub = sedSubstitution(cmd.argv);
       if (sub) substitutions.push({ ...sub, files: sub.files.map(abs) });
@@ -745,6 +766,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     locks: [...doomed].filter((d) => !GLOB.test(d) && LOCK_FILE.test(d.slice(d.lastIndexOf('/') + 1))).slice(0, MAX_NOTED),
     groupsOut: removedNames(e, 'group').slice(0, MAX_NOTED),
     accountsOut: removedNames(e, 'passwd').slice(0, MAX_NOTED),
+    portsSet: [...portsSet],
     shellsClosed: [...new Set(e.privilege.filter((p) => p.account !== undefined && p.shell !== undefined && /\/(nologin|false)$/.test(p.shell)).map((p) => p.account!))].slice(0, MAX_NOTED),
     uidsSelected: [...new Set(facts.commands.filter((c) => c.name === 'find' && !c.dynamic).flatMap((c) => c.argv.flatMap((a, i) => ((a === '-user' || a === '-uid') && /^\d+$/.test(c.argv[i + 1] ?? '') ? [c.argv[i + 1]!] : []))))].slice(0, MAX_NOTED),
     tables: [...new Set([...e.deletes.filter((x) => x.by === 'crontab -r' && !x.recursive), ...e.writes.filter((x) => x.by === 'crontab')].filter((x) => fixed(x) && x.path.startsWith('/var/spool/cron/')).map((x) => x.path))].slice(0, MAX_NOTED),
@@ -1327,6 +1349,13 @@ ab() {
 }
 # a job or a running program that enters account $2 through su to run a command, with no shell of
 # its own given (-s): the cron tables' lines and the processes' command lines; the first one found
+# pt SUBJECT PORT: whether a socket already listens on PORT (TCP, IPv4 or IPv6)
+pt() {
+  h=$(printf '%04X' "$2")
+  l=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v h="$h" '$4 == "0A" { n = split($2, a, ":"); if (a[n] == h) { print "1"; exit } }')
+  r "$1" done 1
+  [ -n "$l" ] && r "$1" taken "$2"
+}
 sx() {
   a=$(ere "$2")
   re="(^|[^[:alnum:]_.-])su( +-[a-z-]*| +-l)*( +-)? +$a( +-[a-z-]*)* +(-c|--command)|(^|[^[:alnum:]_.-])su( +-[a-z-]*)* +(-c|--command) +('[^']*'|\"[^\"]*\"|[^ ]+) +$a([^[:alnum:]_.-]|$)"
@@ -1662,7 +1691,7 @@ dg() {
     # (only notes and settings files with a line saying to keep or needing something can speak for
     # an entry: the others are dropped once per folder, not read again for every entry; and whether
     # the pattern takes every file there, when a note among them can speak of nothing else)
-    [ "$d" = "$pd" ] || { pd=$d; AG=; n1=0; for x in "$d"/*; do [ -f "$x" ] && [ ! -L "$x" ] && n1=$((n1 + 1)); done; n2=$(printf '%s\n' "$T" | grep -c -- "^$(ere "$d")/[^/]*${'$'}"); [ "$n1" -gt 1 ] && [ "$n2" -ge "$n1" ] && AG=1; C=$(rc "$d" "$T"); N=$( { nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && { nb "$u" "$T" | grep '^note '; for c in "$u"/.env "$u"/*.env "$u"/*.conf "$u"/*.ini "$u"/*.cfg; do [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf 'conf %s\n' "$c"; done; }; } | while IFS=' ' read -r k c; do [ "$k" = src ] || grep -qiE -- "$NEED" "$c" 2>/dev/null && printf '%s %s\n' "$k" "$c"; done); FW=$(fwk "$d" "$N"); }
+    [ "$d" = "$pd" ] || { pd=$d; AG=; n1=0; for x in "$d"/*; do [ -f "$x" ] && [ ! -L "$x" ] && ! notename "$x" && n1=$((n1 + 1)); done; n2=$(printf '%s\n' "$T" | grep -c -- "^$(ere "$d")/[^/]*${'$'}"); [ "$n1" -gt 1 ] && [ "$n2" -ge "$n1" ] && AG=1; C=$(rc "$d" "$T"); N=$( { nb "$d" "$T"; u=${'$'}{d%/*}; [ -n "$u" ] && { nb "$u" "$T" | grep '^note '; for c in "$u"/.env "$u"/*.env "$u"/*.conf "$u"/*.ini "$u"/*.cfg; do [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] && printf 'conf %s\n' "$c"; done; }; } | while IFS=' ' read -r k c; do [ "$k" = src ] || grep -qiE -- "$NEED" "$c" 2>/dev/null && printf '%s %s\n' "$k" "$c"; done); FW=$(fwk "$d" "$N"); }
     if [ -d "$f" ] || [ -n "$C$N" ]; then e=$(ere "$b"); fi
     if [ -d "$f" ]; then
       # a note kept at the top of a folder it deletes that says to keep what is there ("these
@@ -1737,7 +1766,7 @@ dg() {
 # pattern deletes, and its line: one beside them that says, on one line, to keep what lies in its
 # own folder ("Preserve ALL gatealloc logs in this directory"), or puts that folder under a legal
 # hold or a preservation order naming no folder of its own, or says to keep what is there while
-# the pattern takes every file there ($AG), naming no folder; or one in the folder above that
+# the pattern takes every file there but the notes ($AG), naming no folder; or one in the folder above that
 # names that folder as a folder ("efile/ = upload queue") and no other, and says to keep what is
 # there ("no other copy kept")
 fwk() {
@@ -2077,6 +2106,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     plan.groupsOut.forEach((g, i) => lines.push(`gp P${i} ${shQuote(g)} ${shQuote(plan.takenOut.join('|') || '-')}`));
     (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));
     (plan.shellsClosed ?? []).forEach((a, i) => lines.push(`sx X${i} ${shQuote(a)}`));
+    (plan.portsSet ?? []).forEach((n, i) => lines.push(`pt N${i} ${n}`));
     (plan.uidsSelected ?? []).forEach((u, i) => lines.push(`uh H${i} ${shQuote(u)}`));
     (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
@@ -2419,6 +2449,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   );
   (plan.accountsOut ?? []).forEach((a, i) => answer('account-busy', a, `A${i}`, 'the running processes could not be read', (rec) => rec.get('proc')?.[0] ?? ''));
   (plan.shellsClosed ?? []).forEach((a, i) => answer('su-entered', a, `X${i}`, 'the cron tables and processes could not be read', (rec) => rec.get('line')?.[0] ?? ''));
+  (plan.portsSet ?? []).forEach((n, i) => answer('port-taken', String(n), `N${i}`, 'the listening sockets could not be read', (rec) => rec.get('taken')?.[0] ?? ''));
   (plan.uidsSelected ?? []).forEach((u, i) => answer('uid-holder', u, `H${i}`, '/etc/passwd could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
   (plan.tables ?? []).forEach((t, i) => answer('cron-jobs', t, `J${i}`, 'the crontab could not be read', (rec) => rec.get('job') ?? []));
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));

@@ -93,6 +93,8 @@ export interface ProbesEnv {
   pinned: { re: string; file: string; line: string }[];
   /** Accounts given a shell that refuses logins that a cron job or a running program enters through `su ACCOUNT -c` (no -s of its own): the line. */
   suEntered: { account: string; line: string }[];
+  /** Ports an edit sets a listening setting to that a socket already listens on ("unknown (...)" when the sockets could not be read). */
+  portsTaken: string[];
   /** Files an in-place substitution that can add or take away blanks changes, whose first lines or a note beside them say their records have a fixed width. */
   fixedWidth: { re: string; file: string; line: string }[];
   /**
@@ -210,7 +212,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], suEntered: [], fixedWidth: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, pidfileArgs: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], uidHolders: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], suEntered: [], portsTaken: [], fixedWidth: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, pidfileArgs: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], uidHolders: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -224,6 +226,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (r.probe === 'account-busy') env.busyAccounts.push({ account: r.target, process: `unknown (${r.error ?? 'no answer'})` });
       // and a job nobody could look for still enter an account through su
       if (r.probe === 'su-entered') env.suEntered.push({ account: r.target, line: `unknown (${r.error ?? 'no answer'})` });
+      // and a port nobody could look at be taken already
+      if (r.probe === 'port-taken') env.portsTaken.push(`${r.target}: unknown (${r.error ?? 'no answer'})`);
       // and an id nobody could look up be another account's now
       if (r.probe === 'uid-holder') env.uidHolders.push({ id: r.target, holder: `unknown (${r.error ?? 'no answer'})` });
       // and a copy into a folder nobody could look at be going somewhere public with a secret
@@ -314,6 +318,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     }
     else if (r.probe === 'account-busy' && typeof v === 'string' && v !== '') env.busyAccounts.push({ account: r.target, process: v });
     else if (r.probe === 'su-entered' && typeof v === 'string' && v !== '') env.suEntered.push({ account: r.target, line: v });
+    else if (r.probe === 'port-taken' && typeof v === 'string' && v !== '') env.portsTaken.push(r.target);
     else if (r.probe === 'uid-holder' && typeof v === 'string') env.uidHolders.push({ id: r.target, holder: v });
     else if (r.probe === 'cron-jobs' && Array.isArray(v)) {
       for (const line of v.map(String)) {

@@ -178,6 +178,9 @@ function executable(args: string): string {
   return words.find((w) => w.startsWith('/') && !/\/(sh|bash|dash|ash|busybox|env|python[\d.]*|perl|ruby|node)$/.test(w)) ?? words[0] ?? '';
 }
 
+/** Pid file names that say nothing of which program wrote them. */
+const GENERIC_PIDFILE = /^(pid|pids|daemon|server|service|app|main|run|process|proc|job|worker|master|child|lock)$/;
+
 /** A request that means every process it names ("kill all the rsync jobs"). */
 const ALL_OF_THEM = /\b(all|every|each|any|both)\b|\bwhatever\b/i;
 
@@ -430,6 +433,21 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // pushing to the NAS": nas01 on one command line), one that has none of them was not meant
   // (the rsync daemon beside it), unless the request asks for all of them
   const apart = toldApart(report.killed, req.request ?? '').filter((k) => !unsaid.includes(k) && !astray.includes(k));
+  // a pid file named for the program the request speaks of ("my upload", upload.pid) that held
+  // the id of a program whose command line says nothing of that name and whose own name the
+  // request does not say (a bridge writing into the same folder): the file was left over
+  const askedWords = wordsOf(req.request ?? '');
+  const stems = facts.effects.signals
+    .filter((x) => x.target.startsWith('pidfile:'))
+    .map((x) => x.target.slice(x.target.lastIndexOf('/') + 1).replace(/\.pid$/, '').toLowerCase())
+    .filter((st) => /^[a-z][a-z0-9]{2,}$/.test(st) && !GENERIC_PIDFILE.test(st) && askedWords.has(st));
+  const misfiled = stems.length === 0 ? [] : report.killed.filter((k) => {
+    // (a process whose command line says nothing distinctive, a script's `sleep 2`, tells nothing)
+    if (unsaid.includes(k) || astray.includes(k) || apart.includes(k) || wordsOf(k.args).size === 0) return false;
+    const program = executable(k.args);
+    const name = program.slice(program.lastIndexOf('/') + 1);
+    return stems.every((st) => !k.args.toLowerCase().includes(st)) && ![...wordsOf(name)].some((w) => askedWords.has(w));
+  });
   // a request that expects the process back (a supervisor restarts it) vouches for nothing the
   // twin does not show: stopped and not running again after a moment, it stays down, unless a
   // supervisor still running there is set to start that program again (the twin runs no real
@@ -437,12 +455,12 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   const respawned = new Set((report.respawnedBy ?? []).map((r) => r.pid));
   // (a process the request says is stuck - wedged, hung, frozen - does no work while it runs:
   // stopped and left down, it loses nothing that running it would have done)
-  const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) && !STUCK_ASK.test(req.request ?? '') ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && !unsaid.includes(k) && !astray.includes(k)) : [];
+  const stayedDown = BACK_ASK.test((req.request ?? '').replace(SELF_RESTART, ' ')) && !STUCK_ASK.test(req.request ?? '') ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && !unsaid.includes(k) && !astray.includes(k) && !misfiled.includes(k)) : [];
   // a command that signals nothing, asked to stop nothing, that still left a program stopped
   // (a gateway that exits once its configuration is closed to it) broke what that program did
   const quiet = facts.effects.signals.length === 0 && !STOP_ASK.test(req.request ?? '');
   const sideStopped = quiet ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && ![...unsaid, ...astray, ...apart, ...stayedDown].includes(k) && !/^(\S*\/)?sleep(\s|$)/.test(k.args)) : [];
-  const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`), ...sideStopped.map((k) => `${k.pid} ${k.args} (stopped after what the command changed; it signals nothing)`)];
+  const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...misfiled.map((k) => `${k.pid} ${k.args} (the pid file is named for ${stems.join(', ')}, which this program's command line never says)`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`), ...sideStopped.map((k) => `${k.pid} ${k.args} (stopped after what the command changed; it signals nothing)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
   const home = `${actionBase(req).home}/`;
