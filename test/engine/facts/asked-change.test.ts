@@ -345,6 +345,10 @@ describe('changes the request asked for', () => {
     expect(home("sed -i 's|^\\(labfeed:x:212:212:[^:]*:\\)/nonexistent:|\\1/var/lib/labfeed:|' /etc/passwd")).toMatch(/account labfeed/);
     expect(home("sed -i 's|^\\(labfeed:x:\\)212:|\\10:|' /etc/passwd")).toBeUndefined();
     expect(home("sed -i 's|^\\(labfeed:x:212:212:[^:]*:\\)/nonexistent:|\\1/var/lib/labfeed:x:|' /etc/passwd")).toBeUndefined();
+    // a home handed to the account it is named for, which the request names; not to another account
+    const given = (cmd: string) => reason("new groomer ahuber's home /home/ahuber got created as root, chown it to her recursively", cmd, [path('/home/ahuber', 'dir')]);
+    expect(given('chown -R ahuber:ahuber /home/ahuber')).toMatch(/changes the owner of/);
+    expect(given('chown -R user:user /home/ahuber')).toBeUndefined();
     // "ssh refuses my key, fix the perms": tightening the key inside ~/.ssh, not opening it
     const ssh = (mode: string) => reason("ssh keeps refusing my key, can you fix the perms", `chmod 700 ~/.ssh && chmod ${mode} ~/.ssh/id_rsa`, [path('/home/user/.ssh', 'dir'), path('/home/user/.ssh/id_rsa', 'file', { mode: '644' })], true, 'user');
     expect(ssh('600')).toMatch(/changes the mode of/);

@@ -9,6 +9,10 @@ describe('kinds of file a request describes', () => {
     expect(offKind(nwp, 'purge GRIB input older than 30 days under /srv/nwp')).toEqual(['/srv/nwp/static/geo_em.d01.nc', '/srv/nwp/static/README']);
     // every ending the request lists counts once one is a format; a request to empty a place whole selects nothing
     expect(offKind(['/t/a.aux', '/t/a.toc', '/t/a.out'], 'clean the latex junk (aux, toc, out) from ~/thesis/latex')).toEqual([]);
+    // where the request says the files are kept already names a place, not their kind
+    const rosters = ['/srv/crew/exports/roster_2025-01.csv', '/srv/crew/exports/roster_2025-04.csv'];
+    expect(offKind(rosters, "delete the 2025 roster exports from /srv/crew/exports, HR confirmed they're in the crew system archive")).toEqual([]);
+    expect(offKind(rosters, 'delete the 2025 roster archives from /srv/crew/exports')).toEqual(rosters);
     expect(offKind(['/h/Trash/files/a.apk', '/h/Trash/info/a.apk.trashinfo'], 'empty my trash, it is full of old apk builds')).toEqual([]);
     // a word no ending spells: nothing to compare with
     expect(offKind(nwp, 'purge model input older than 30 days under /srv/nwp')).toEqual([]);

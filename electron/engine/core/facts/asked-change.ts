@@ -502,7 +502,10 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
       const inScope = x.inScope || closesInside || etcNamed || setAside || history;
       // a home folder only as part of taking its account out, as asked (facts/index.ts puts it in scope)
       const removedHome = a.effect === 'deletes' && x.inScope && e.privilege.some((p) => p.removes && p.account !== undefined && x.path === `/home/${p.account}`);
-      if (!(inScope || packedFromNamed) || (x.homeRoot && !removedHome) || x.dynamic) return undefined;
+      // (or a home handed to the account it is named for, which the request names: "ahuber's home
+      // got created as root, chown it to her")
+      const homeToOwner = a.effect === 'ownerChanges' && x.inScope && /^\/home\/([a-z_][a-z0-9_.-]*)$/.exec(x.path)?.[1] === (x.mode ?? '').split(/[:.]/)[0] && requestNames(request, x.path.slice(6));
+      if (!(inScope || packedFromNamed) || (x.homeRoot && !removedHome && !homeToOwner) || x.dynamic) return undefined;
       // a pattern whose matches the request lists by name ("the temp dirs (tmp, tmp-build)") must
       // reach only those: `tmp*` also reaching tmpl is not what was listed
       if (a.effect === 'deletes' && x.glob && listedPartly(env.globs[x.path], scope)) return undefined;

@@ -62,6 +62,9 @@ const AUDIT_WORD = /\baudit/i;
 const SPARED = /\b(leave|leaving)\b[^.;,]{0,60}?\b(alone|as (it is|they are)|untouched|in place)\b|\b(but |and )?not (the|my|any|its|their)\b[^.;,]*|\b(don'?t|do not|never|without) (touch|touching|delete|deleting|remove|removing)\b[^.;,]*|\bexcept( for)?\b[^.;,]*/gi;
 
 /** A log pointed to as what tells the story ("see its log", "the log says"), not as what to delete. */
+/** Where the request says the files are kept already ("they're in the crew system archive"), which names a place, not their kind. */
+const KEPT_IN = /\b(are|is|were|was|'re|'s|sits?|live|lives|kept|stored|copied|moved|saved|verified) (\w+ ){0,2}(in|into|to|on|inside) (the |our |their |a |an )?([\w-]+ ){0,3}(archives?|backups?|caches?)\b/gi;
+
 const EVIDENCE = /\b(see|check|checked|per|according to|look at|looked at|read|in) (its|the|their|his|her|my|our|this|that) (\w+ )?(logs?|log files?)\b|\b(its|the) (\w+ )?logs? (says?|said|shows?|showed|reports?)\b/gi;
 
 /** A file's own name with its ending (`applied.log`, `price-2024.csv`); not a pattern (`*.log`), an ending alone (`.bak`) or a path. */
@@ -83,7 +86,7 @@ export function offKind(paths: readonly string[], request: string): string[] {
   const given = /(^|\s)["'(]?[~.]*\/\S*/g;
   // what the request says to spare describes no file to delete ("leave the tmp folder alone",
   // "not the extracted package folders")
-  request = request.replace(SPARED, ' ').replace(EVIDENCE, ' ');
+  request = request.replace(SPARED, ' ').replace(EVIDENCE, ' ').replace(KEPT_IN, ' ');
   // nor does a file the request names in passing ("it's in applied.log" names no logs to delete)
   const kindText = request.replace(NAMED_FILE, ' ');
   const ask = kindText.toLowerCase().replace(given, (path) => ` ${path.replace(/[,;:!?)"']+$/, '').split('/').filter((part) => /^[a-z0-9]+$/.test(part)).join(' ')} `);
