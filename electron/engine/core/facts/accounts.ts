@@ -111,7 +111,7 @@ export function sedAccountChange(script: string): string | undefined {
   if (kept && (!name || name === kept[1])) {
     const field = (kept[2]!.replace(/\[\^:\]\*/g, '').match(/:/g)?.length ?? 0) + 2;
     const end = kept[4] === '$' ? '' : ':';
-    if ((field >= 5 && field <= 7) && (end === ':') === field < 7 && new RegExp(`^\\\\1[^:\\\\&]*${end}$`).test(plainSlashes(s.replacement))) return kept[1];
+    if (field >= 5 && field <= 7 && (end === ':') === (field < 7) && new RegExp(`^\\\\1[^:\\\\&]*${end}$`).test(plainSlashes(s.replacement))) return kept[1];
   }
   if (!name) {
     const lead = /^\^([a-z_][a-z0-9_.-]{0,31}):/i.exec(s.pattern);
