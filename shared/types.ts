@@ -90,6 +90,8 @@ export interface PathEffect {
   accounts?: string[];
   /** For an in-place edit that only deletes whole lines (`sed -i '/X/d'`): it adds nothing, so nothing it writes runs later. */
   linesOut?: boolean;
+  /** Done by a scheduled job's line (a crontab line the action installs), when the job runs, not by the action now. */
+  job?: boolean;
 }
 
 /** What an action would do to the world, as far as static analysis can tell. */
@@ -128,6 +130,8 @@ export interface Effects {
     by: string;
     /** Programs (absolute paths) the scheduled job runs, when its text was read (a crontab line). */
     runs?: string[];
+    /** The commands of the job lines, as written, when its text was read (a crontab line's command). */
+    lines?: string[];
     /** The job runs as root (root's crontab, a system crontab line for root). */
     asRoot?: boolean;
   }[];

@@ -411,7 +411,8 @@ describe('changes the request asked for', () => {
     // a program the request does not name, a table replaced, or a job that itself deletes
     expect(reason("Add a nightly 02:30 job for the backup to root's crontab", add, [])).toBeUndefined();
     expect(reason("Add a nightly 02:30 job for /usr/local/bin/backup.sh to root's crontab", "echo '30 2 * * * /usr/local/bin/backup.sh' | crontab -", [])).toBeUndefined();
-    expect(reason("Add a nightly job that runs rm -rf /srv/cache to root's crontab", "(crontab -l; echo '0 3 * * * rm -rf /srv/cache') | crontab -", [])).toBeUndefined();
+    // (a job whose line is itself the delete is asked only when the request names what it deletes)
+    expect(reason("Add a nightly job that clears the cache to root's crontab", "(crontab -l; echo '0 3 * * * rm -rf /srv/cache') | crontab -", [])).toBeUndefined();
     // appended to an account's table file, while the environment shows it a plain file
     const append = "echo '0 2 * * * /home/user/bin/backup.sh' >> /var/spool/cron/crontabs/user";
     const ask = 'add a cron job for user that runs /home/user/bin/backup.sh every night at 2am';
@@ -512,6 +513,21 @@ describe('changes asked for in plainer words (the twenty-first set)', () => {
     const probes = [path('/home/user/.vimrc', 'file'), path('/home/user/dotfiles/vimrc', 'file')];
     expect(reason('Replace my ~/.vimrc with a symlink to the version in my dotfiles repo.', 'ln -sf ~/dotfiles/vimrc ~/.vimrc', probes, true, 'user')).toMatch(/writes what the request names/);
     expect(reason('Point the ~/.vimrc symlink at the version in my dotfiles repo.', 'ln -sf ~/dotfiles/vimrc ~/.vimrc', probes, true, 'user')).toBeUndefined();
+  });
+
+  it('adds a job whose own line clears or archives the folder the request names, and not one that reaches past it', () => {
+    const clear = "(crontab -l 2>/dev/null; echo '30 2 * * * rm -rf /var/cache/cms/render/*') | crontab -";
+    const ask = 'add a nightly job for root at 2:30 that clears /var/cache/cms/render, keep the existing jobs';
+    expect(reason(ask, clear, [])).toMatch(/only adds a job clearing \/var\/cache\/cms\/render\/\* to the crontab/);
+    // the delete is the job's, not the action's: the same delete run now is not adding a job
+    expect(reason(ask, `${clear} && rm -rf /var/cache/cms/render/*`, [])).toBeUndefined();
+    // a table replaced, a folder the request does not name, or a system folder
+    expect(reason(ask, "echo '30 2 * * * rm -rf /var/cache/cms/render/*' | crontab -", [])).toBeUndefined();
+    expect(reason(ask, "(crontab -l 2>/dev/null; echo '30 2 * * * rm -rf /var/cache/cms/*') | crontab -", [])).toBeUndefined();
+    expect(reason('add a nightly job that clears /var, keep the existing jobs', "(crontab -l; echo '30 2 * * * rm -rf /var/*') | crontab -", [])).toBeUndefined();
+    const tar = "(crontab -l 2>/dev/null; echo '30 2 * * * tar -czf /backup/lab/lab-$(date +\\%F).tar.gz -C /srv lab') | crontab -";
+    expect(reason('add a root cron job at 02:30 every night that tars /srv/lab into /backup/lab/lab-<date>.tar.gz. keep the existing jobs', tar, [])).toMatch(/only adds a job writing \/backup\/lab\//);
+    expect(reason('add a root cron job at 02:30 every night that backs up the lab. keep the existing jobs', tar, [])).toBeUndefined();
   });
 
   it('adds a job for a script it makes executable as asked, with the output the job line sends to a log, when the script was readable by others already', () => {

@@ -634,7 +634,12 @@ describe('shell effects', () => {
     expect(place('echo "* * * * * root /tmp/x" > /etc/cron.d/x')).toEqual(['/etc/cron']);
     // a crontab line's program is recorded with who runs it
     expect(facts('echo "* * * * * root /tmp/x --now" > /etc/cron.d/x').effects.persistence).toEqual([{ place: '/etc/cron', by: 'echo >', runs: ['/tmp/x'], asRoot: true }]);
-    expect(facts("(crontab -l; echo '0 * * * * sh ~/bin/sync.sh') | crontab -", 'x', { user: 'user' }).effects.persistence).toEqual([{ place: 'crontab', by: 'crontab', runs: ['/home/user/bin/sync.sh'], asRoot: false }]);
+    expect(facts("(crontab -l; echo '0 * * * * sh ~/bin/sync.sh') | crontab -", 'x', { user: 'user' }).effects.persistence).toEqual([{ place: 'crontab', by: 'crontab', runs: ['/home/user/bin/sync.sh'], lines: ['sh ~/bin/sync.sh'], asRoot: false }]);
+    // and a line that is itself the work keeps its command, what it writes and deletes marked as the job's
+    const clear = facts("(crontab -l; echo '30 2 * * * rm -rf /var/cache/app/*') | crontab -");
+    expect(clear.effects.persistence).toEqual([{ place: 'crontab', by: 'crontab', lines: ['rm -rf /var/cache/app/*'] }]);
+    expect(clear.effects.deletes.map((d) => [d.path, d.job])).toEqual([['/var/cache/app/*', true]]);
+    expect(facts("(crontab -l; echo '30 2 * * * rm -rf /var/cache/app/*') | crontab - && rm -rf /var/cache/app/*").effects.deletes.map((d) => [d.path, d.job])).toEqual([['/var/cache/app/*', undefined]]);
     expect(place('sudo systemctl enable --now myapp')).toEqual(['service:myapp']);
     expect(place('cp hook.sh .git/hooks/pre-commit')).toEqual(['.git/hooks']);
     expect(place('echo "/opt/run.sh" >> /etc/rc.local')).toEqual(['/etc/rc.local']);

@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
 import { extractFacts } from '../../../electron/engine/core/facts/index.js';
-import { createEpisodeProber, cronAccount, findTests, scheduledIds, parseProbeOutput, planProbes, probeResults, programOf, sedSubstitution, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
+import { createEpisodeProber, cronAccount, findTests, scheduledIds, parseProbeOutput, planProbes, probeResults, programOf, sedSubstitution, settingsOffBy, probesToEnv, type DockerSandbox, type Episode, type PathInfo } from '../../../electron/engine/adapters/sandbox/index.js';
 import { connectTestEngine } from './engine.js';
 
 const shell = (command: string, request = 'tidy up', context?: ActionRequest['context']): ActionRequest => ({
@@ -285,6 +285,18 @@ describe('sandbox probes', () => {
     expect(sedSubstitution(['sed', '-i', 's/=8080$/=9090/', 'a.conf'])).toEqual({ re: '=8080$', extended: false, glued: [], files: ['a.conf'] });
     expect(sedSubstitution(['sed', 's/a/b/', 'a.conf'])).toBeUndefined();
     expect(sedSubstitution(['sed', '-i', '/^#/d', 'a.conf'])).toBeUndefined();
+  });
+
+  it('finds the settings an in-place edit switches off, comments out or deletes, and not one it switches on or sets to a value', () => {
+    expect(settingsOffBy(['sed', '-i', 's/^acars_relay=enabled$/acars_relay=disabled/', 'u.conf'])).toEqual(['acars_relay']);
+    expect(settingsOffBy(['sed', '-i', 's/^legacy_feed: *yes/legacy_feed: no/', 'u.yml'])).toEqual(['legacy_feed']);
+    expect(settingsOffBy(['sed', '-i', 's/^relay_out/#relay_out/', 'u.conf'])).toEqual(['relay_out']);
+    expect(settingsOffBy(['sed', '-i', 's/^\\(relay_out.*\\)/#\\1/', 'u.conf'])).toEqual(['relay_out']);
+    expect(settingsOffBy(['sed', '-i', '/^relay_out=/s/^/#/', 'u.conf'])).toEqual(['relay_out']);
+    expect(settingsOffBy(['sed', '-i', '/^relay_out=/d', 'u.conf'])).toEqual(['relay_out']);
+    expect(settingsOffBy(['sed', '-i', 's/^acars_relay=disabled$/acars_relay=enabled/', 'u.conf'])).toEqual([]);
+    expect(settingsOffBy(['sed', '-i', 's/^max_conn=.*/max_conn=40/', 'u.conf'])).toEqual([]);
+    expect(settingsOffBy(['sed', 's/^acars_relay=enabled$/acars_relay=disabled/', 'u.conf'])).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ export { ensureImage, IMAGE_REPO, IMAGE_HASH_LABEL } from './image.js';
 export type { EnsureImageOptions, ImagePhase, ImageProgress, SandboxImage } from './image.js';
 export { EpisodeProber, createEpisodeProber, probesToEnv } from './episode-prober.js';
 export type { EpisodeProberOptions } from './episode-prober.js';
-export { cronAccount, findTests, planProbes, scheduledIds, programOf, probeScript, parseProbeOutput, probeResults, sedSubstitution, shQuote } from './probe-script.js';
+export { cronAccount, findTests, planProbes, scheduledIds, programOf, probeScript, parseProbeOutput, probeResults, sedSubstitution, settingsOffBy, shQuote } from './probe-script.js';
 export type { Destination, FindProbe, PathInfo, ProbePlan, Substitution } from './probe-script.js';
 export { runInEpisode } from './run.js';
 export { rehearse } from './rehearsal.js';

@@ -318,6 +318,8 @@ export interface ProbePlan {
   shellsClosed?: string[];
   /** Ports an in-place edit sets a listening setting to (`s/^listen_port=.../listen_port=8080/`), looked for among the sockets already listening. */
   portsSet?: number[];
+  /** Settings an in-place edit switches off or takes out (`s/^relay=enabled/relay=disabled/`, `/^relay/s/^/#/`), looked for in the logs of the last day. */
+  settingsOff?: string[];
   /** Account ids a find selects files by (`-user 1005`, `-uid 1005`): /etc/passwd is read for the account holding each now. */
   uidsSelected?: string[];
   /** Crontabs the action removes or replaces whole (`crontab -r`, a table installed without `crontab -l`): their jobs are read. */
@@ -398,6 +400,44 @@ export function portsSetBy(argv: string[]): number[] {
     if (port >= 1 && port <= 65535) out.push(port);
   }
   return out;
+}
+
+/** A log line that says a setting is idle or off, not that something still goes through it (ERE). */
+export const IDLE_LINE = "(^|[^[:alnum:]])(no|0|zero|none) (new )?(msgs?|messages?|traffic|data|packets|frames|records|connections?|clients?|requests?|items?|events?|jobs?|uploads?|sends?)([^[:alnum:]]|$)|(^|[^[:alnum:]])(idle|unused|not used|no longer used|not in use|inactive|disabled|deprecated|off|never)([^[:alnum:]]|$)|=[[:space:]]*(enabled|disabled|on|off|yes|no|true|false|1|0)[[:space:]]*$";
+
+/** A value that switches a setting off. */
+const OFF_VALUE = /^(disabled?|off|no|false|0|none|never|inactive)$/i;
+/** A setting's key: letters first, five characters or more, a word a log could name it by. */
+const SETTING_KEY = /^[A-Za-z][\w.-]{4,60}$/;
+
+/**
+ * The settings an in-place sed switches off (`s/^acars_relay=.*$/acars_relay=disabled/`), comments
+ * out (`s/^acars_relay/#acars_relay/`, `/^acars_relay/s/^/#/`) or deletes (`/^acars_relay=/d`).
+ */
+export function settingsOffBy(argv: string[]): string[] {
+  const { inPlace, script } = sedArgs(argv.slice(1));
+  if (!inPlace || script === undefined) return [];
+  const out: string[] = [];
+  const lead = (re: string): string | undefined => /^\^?(?:\\\(|\()?\s*(?:\\s\*|\[[^\]]*\]\*)?([A-Za-z][\w.-]{4,60})/.exec(re)?.[1]?.replace(/[.-]+$/, '');
+  for (const one of script.split(/\n|;(?=\s*[/s])/)) {
+    const t = one.trim();
+    const addressed = /^\/((?:\\.|[^/])*)\/\s*(d|s\/\^\/#\s*\/[g]?)$/.exec(t);
+    if (addressed) {
+      const key = lead(addressed[1]!);
+      if (key) out.push(key);
+      continue;
+    }
+    const s = sedS(t.replace(/^\/[^/]*\/\s*/, ''));
+    if (!s) continue;
+    const rep = s.replacement.replace(/\\(.)/g, '$1');
+    const set = /^\^?\s*([A-Za-z][\w.-]{4,60})\s*(?:=|:|\s)\s*"?([A-Za-z0-9]+)"?;?\s*$/.exec(rep);
+    if (set && OFF_VALUE.test(set[2]!)) out.push(set[1]!);
+    else if (/^#\s*(&|\\?1|[A-Za-z])/.test(s.replacement)) {
+      const key = lead(s.pattern);
+      if (key && (/^#\s*(&|\\?1)/.test(s.replacement) || rep.replace(/^#\s*/, '').startsWith(key))) out.push(key);
+    }
+  }
+  return [...new Set(out)].filter((k) => SETTING_KEY.test(k));
 }
 
 /**
@@ -570,6 +610,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
   const finds: FindProbe[] = [];
   const substitutions: Substitution[] = [];
   const portsSet = new Set<number>();
+  const settingsOff = new Set<string>();
   const blanks = new Set<string>();
   const texts = new Set<string>();
   const sorted = new Set<string>();
@@ -676,6 +717,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
       }
     }
     if (cmd.name === 'sed' && !cmd.dynamic) for (const port of portsSetBy(cmd.argv)) if (portsSet.size < MAX_NOTED) portsSet.add(port);
+    if (cmd.name === 'sed' && !cmd.dynamic) for (const key of settingsOffBy(cmd.argv)) if (settingsOff.size < MAX_NOTED) settingsOff.add(key);
     if (cmd.name === 'sed' && substitutions.length < MAX_FINDS) {
       const sub = sedSubstitution(cmd.argv);
       if (sub) substitutions.push({ ...sub, files: sub.files.map(abs) });
@@ -767,6 +809,7 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     groupsOut: removedNames(e, 'group').slice(0, MAX_NOTED),
     accountsOut: removedNames(e, 'passwd').slice(0, MAX_NOTED),
     portsSet: [...portsSet],
+    settingsOff: [...settingsOff],
     shellsClosed: [...new Set(e.privilege.filter((p) => p.account !== undefined && p.shell !== undefined && /\/(nologin|false)$/.test(p.shell)).map((p) => p.account!))].slice(0, MAX_NOTED),
     uidsSelected: [...new Set(facts.commands.filter((c) => c.name === 'find' && !c.dynamic).flatMap((c) => c.argv.flatMap((a, i) => ((a === '-user' || a === '-uid') && /^\d+$/.test(c.argv[i + 1] ?? '') ? [c.argv[i + 1]!] : []))))].slice(0, MAX_NOTED),
     tables: [...new Set([...e.deletes.filter((x) => x.by === 'crontab -r' && !x.recursive), ...e.writes.filter((x) => x.by === 'crontab')].filter((x) => fixed(x) && x.path.startsWith('/var/spool/cron/')).map((x) => x.path))].slice(0, MAX_NOTED),
@@ -1347,8 +1390,6 @@ ab() {
   fi
   r "$1" done 1
 }
-# a job or a running program that enters account $2 through su to run a command, with no shell of
-# its own given (-s): the cron tables' lines and the processes' command lines; the first one found
 # pt SUBJECT PORT: whether a socket already listens on PORT (TCP, IPv4 or IPv6)
 pt() {
   h=$(printf '%04X' "$2")
@@ -1356,6 +1397,18 @@ pt() {
   r "$1" done 1
   [ -n "$l" ] && r "$1" taken "$2"
 }
+# ul SUBJECT KEY: a log written in the last day that names setting KEY as a whole word on a line
+# that does not say it is idle or off (traffic still going through it): the file and that line
+ul() {
+  a=$(ere "$2")
+  r "$1" done 1
+  find /var/log /srv /opt /home /root /var/lib -maxdepth 4 -type f \( -name '*.log' -o -name '*.log.1' -o -name '*.out' \) -mmin -1440 -size -512k 2>/dev/null | head -n 200 | while IFS= read -r f; do
+    l=$(grep -iE -- "(^|[^[:alnum:]_])$a([^[:alnum:]_]|$)" "$f" 2>/dev/null | grep -viE -- "$IDLE" | tail -n 1 | head -c 300)
+    [ -n "$l" ] && { r "$1" file "$f"; r "$1" line "$l"; break; }
+  done
+}
+# a job or a running program that enters account $2 through su to run a command, with no shell of
+# its own given (-s): the cron tables' lines and the processes' command lines; the first one found
 sx() {
   a=$(ere "$2")
   re="(^|[^[:alnum:]_.-])su( +-[a-z-]*| +-l)*( +-)? +$a( +-[a-z-]*)* +(-c|--command)|(^|[^[:alnum:]_.-])su( +-[a-z-]*)* +(-c|--command) +('[^']*'|\"[^\"]*\"|[^ ]+) +$a([^[:alnum:]_.-]|$)"
@@ -2093,6 +2146,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.sorted ?? []).forEach((p, i) => lines.push(`on O${i} ${shQuote(p)}`));
     // (set before the pid files are read: their notes are matched against it)
     if (plan.processes.length > 0 || plan.pidfiles.length > 0) lines.push(`NOKILL=${shQuote(NO_KILL_NOTE)}`);
+    if ((plan.settingsOff?.length ?? 0) > 0) lines.push(`IDLE=${shQuote(IDLE_LINE)}`);
     plan.pidfiles.forEach((p, i) => lines.push(`pf q${i} ${shQuote(p)}`));
     plan.processes.forEach((x, i) => lines.push(`pm k${i} ${x.match} ${shQuote(x.target)}`));
     plan.locks.forEach((p, i) => lines.push(`lk l${i} ${shQuote(p)}`));
@@ -2107,6 +2161,7 @@ export function probeScript(plan: ProbePlan, onlyPaths?: number[], residentShell
     (plan.accountsOut ?? []).forEach((a, i) => lines.push(`ab A${i} ${shQuote(a)}`));
     (plan.shellsClosed ?? []).forEach((a, i) => lines.push(`sx X${i} ${shQuote(a)}`));
     (plan.portsSet ?? []).forEach((n, i) => lines.push(`pt N${i} ${n}`));
+    (plan.settingsOff ?? []).forEach((k, i) => lines.push(`ul U${i} ${shQuote(k)}`));
     (plan.uidsSelected ?? []).forEach((u, i) => lines.push(`uh H${i} ${shQuote(u)}`));
     (plan.tables ?? []).forEach((t, i) => lines.push(`cj J${i} ${shQuote(t)}`));
     plan.accounts.forEach((a, i) => lines.push(`ac a${i} /etc/${a.of} ${shQuote(a.name)} ${shQuote(a.id)}`));
@@ -2450,6 +2505,7 @@ export function probeResults(plan: ProbePlan, first: ProbeRecords, rootPass?: Pr
   (plan.accountsOut ?? []).forEach((a, i) => answer('account-busy', a, `A${i}`, 'the running processes could not be read', (rec) => rec.get('proc')?.[0] ?? ''));
   (plan.shellsClosed ?? []).forEach((a, i) => answer('su-entered', a, `X${i}`, 'the cron tables and processes could not be read', (rec) => rec.get('line')?.[0] ?? ''));
   (plan.portsSet ?? []).forEach((n, i) => answer('port-taken', String(n), `N${i}`, 'the listening sockets could not be read', (rec) => rec.get('taken')?.[0] ?? ''));
+  (plan.settingsOff ?? []).forEach((k, i) => answer('setting-in-use', k, `U${i}`, 'the logs could not be read', (rec) => (rec.get('line')?.[0] ? `${rec.get('file')?.[0] ?? ''}: ${rec.get('line')![0]}` : '')));
   (plan.uidsSelected ?? []).forEach((u, i) => answer('uid-holder', u, `H${i}`, '/etc/passwd could not be read', (rec) => rec.get('holder')?.[0] ?? ''));
   (plan.tables ?? []).forEach((t, i) => answer('cron-jobs', t, `J${i}`, 'the crontab could not be read', (rec) => rec.get('job') ?? []));
   plan.texts.forEach((p, i) => answer('binary', p, `b${i}`, 'the files could not be read', (rec) => rec.get('binary')?.[0] ?? ''));

@@ -95,6 +95,8 @@ export interface ProbesEnv {
   suEntered: { account: string; line: string }[];
   /** Ports an edit sets a listening setting to that a socket already listens on ("unknown (...)" when the sockets could not be read). */
   portsTaken: string[];
+  /** Settings an edit switches off or takes out that a log of the last day names on a line of traffic still going through them: the file and line ("unknown (...)" when the logs could not be read). */
+  settingsInUse: { key: string; line: string }[];
   /** Files an in-place substitution that can add or take away blanks changes, whose first lines or a note beside them say their records have a fixed width. */
   fixedWidth: { re: string; file: string; line: string }[];
   /**
@@ -212,7 +214,7 @@ export function settingKey(line: string): string {
 
 /** Folds probe results into the environment shape. */
 export function probesEnv(results: ProbeResult[]): ProbesEnv {
-  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], suEntered: [], portsTaken: [], fixedWidth: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, pidfileArgs: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], uidHolders: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
+  const env: ProbesEnv = { available: false, paths: {}, overwrites: [], symlinks: [], trees: {}, clobbers: [], finals: [], downgrades: [], liveLinks: [], globPrivate: {}, unpacked: [], keepNotes: [], primaryGroups: [], replaceNotes: [], liveMarks: [], olderOver: [], cutOff: [], stockCopies: [], inUse: [], doomed: [], doomedAnswered: [], loneCopies: [], doomedKeys: [], doomedGrants: [], unpushed: [], holdsBytes: [], glued: [], pinned: [], suEntered: [], portsTaken: [], settingsInUse: [], fixedWidth: [], settings: [], binaries: [], orderNotes: [], served: [], scriptHarm: [], pidfiles: {}, pidfileArgs: {}, listed: [], pidfileTwins: {}, pidfileSpared: {}, processes: {}, lockHolders: {}, publicDrops: [], busyAccounts: [], cronJobs: [], failedRuns: [], linkFailedRuns: [], accountClashes: [], accountIds: [], uidHolders: [], globs: {}, globFolders: {}, globModes: {}, globLinks: {}, finds: [], user: '', freeKb: -1, production: '', rehearsal: { ran: false, unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: '' } };
   for (const r of results) {
     if (!r.ok) {
       // a lock file nobody could look at may still be held: the check treats it as held
@@ -228,6 +230,8 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
       if (r.probe === 'su-entered') env.suEntered.push({ account: r.target, line: `unknown (${r.error ?? 'no answer'})` });
       // and a port nobody could look at be taken already
       if (r.probe === 'port-taken') env.portsTaken.push(`${r.target}: unknown (${r.error ?? 'no answer'})`);
+      // and a setting nobody could look up in the logs still carry traffic
+      if (r.probe === 'setting-in-use') env.settingsInUse.push({ key: r.target, line: `unknown (${r.error ?? 'no answer'})` });
       // and an id nobody could look up be another account's now
       if (r.probe === 'uid-holder') env.uidHolders.push({ id: r.target, holder: `unknown (${r.error ?? 'no answer'})` });
       // and a copy into a folder nobody could look at be going somewhere public with a secret
@@ -319,6 +323,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
     else if (r.probe === 'account-busy' && typeof v === 'string' && v !== '') env.busyAccounts.push({ account: r.target, process: v });
     else if (r.probe === 'su-entered' && typeof v === 'string' && v !== '') env.suEntered.push({ account: r.target, line: v });
     else if (r.probe === 'port-taken' && typeof v === 'string' && v !== '') env.portsTaken.push(r.target);
+    else if (r.probe === 'setting-in-use' && typeof v === 'string' && v !== '') env.settingsInUse.push({ key: r.target, line: v });
     else if (r.probe === 'uid-holder' && typeof v === 'string') env.uidHolders.push({ id: r.target, holder: v });
     else if (r.probe === 'cron-jobs' && Array.isArray(v)) {
       for (const line of v.map(String)) {

@@ -390,6 +390,19 @@ export function askedChangeReason(facts: Facts, probes: ProbeResult[], request: 
     const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.deletes, runnable ? [] : e.modeChanges, e.ownerChanges];
     if (others.every((l) => l.length === 0) && facts.flags.every((f) => f === 'persisted-code' || (f === 'world-readable' && runnable && e.modeChanges.length > 0))) return `it only adds jobs running ${[...new Set(jobs)].map((x) => `"${x}"`).join(', ')} to the crontab, as the request asks, and keeps the ones there`;
   }
+  // adding a job whose line is itself the work the request asks to schedule ("a nightly job that
+  // clears /var/cache/cms/render", "a cron job that tars /srv/lab into /backup/lab"): the table
+  // read back so the jobs there stay, and every write and delete the job's own, inside a folder
+  // the request names, none a system, private or home folder; what is there when the job runs is
+  // the checks' to look at, as for the same command run now
+  const inline = e.persistence.length > 0 && e.persistence.every((p) => p.by === 'crontab' && (p.lines?.length ?? 0) > 0 && !(p.runs?.length));
+  const changes = [...e.writes, ...e.deletes];
+  if (keeps && inline && ADD_JOB.test(request) && speaksOfJobs(request) && changes.length > 0) {
+    const named = (p: string): boolean => requestNames(request, p.replace(/\/\*$/, '')) || requestNames(request, p.slice(0, p.lastIndexOf('/')));
+    const own = changes.every((d) => d.job && d.inScope && !d.system && !d.sensitive && !d.homeRoot && !d.dynamic && named(d.path)) && e.reads.every((r) => r.inScope && !r.sensitive);
+    const others = [e.network, e.exhaustion, e.execution, e.privilege, e.signals, e.modeChanges, e.ownerChanges];
+    if (own && others.every((l) => l.length === 0) && facts.flags.every((f) => CHANGE_FORMS.has(f) && f !== 'log-tamper')) return `it only adds a job ${e.deletes.length ? `clearing ${e.deletes.map((d) => d.path).join(', ')}` : `writing ${e.writes.map((w) => w.path).join(', ')}`} to the crontab, as the request asks, and keeps the ones there`;
+  }
   // commenting out or deleting, in place, the lines of cron jobs the request names and asks to
   // stop, in tables the environment shows as plain files; and nothing else
   const sed = facts.commands.length === 1 && facts.commands[0]!.name === 'sed' && facts.commands[0]!.redirects.length === 0 ? sedArgs(facts.commands[0]!.argv.slice(1)) : undefined;

@@ -61,6 +61,8 @@ function dedupePaths(list: PathEffect[]): PathEffect[] {
       // the same file edited twice reads as account changes only when both edits do
       if (cur.accounts && e.accounts) cur.accounts = [...new Set([...cur.accounts, ...e.accounts])];
       else delete cur.accounts;
+      // done now as well as by a job later, it is done now
+      if (!e.job) delete cur.job;
     }
   }
   return [...seen.values()];

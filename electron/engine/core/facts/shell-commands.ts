@@ -1119,8 +1119,9 @@ export function cronCommandWords(cmd: string): string[] {
  * command word when it is a path, or the script an interpreter is given) with whether a line runs
  * as root (`rootTable`: a user's own table; a system table's lines name their user).
  */
-function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolean, rootTable = false): { runs: string[]; asRoot: boolean } {
+function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolean, rootTable = false): { runs: string[]; lines: string[]; asRoot: boolean } {
   const runs: string[] = [];
+  const lines: string[] = [];
   let asRoot = false;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -1129,9 +1130,12 @@ function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolea
     const skip = (line.startsWith('@') ? 1 : 5) + (withUser ? 1 : 0);
     const cmd = fields.slice(skip).join(' ');
     if (!cmd) continue;
+    lines.push(cmd);
     if (withUser ? fields[skip - 1] === 'root' : rootTable) asRoot = true;
     const had = an.effects.writes.length;
+    const hadDeletes = an.effects.deletes.length;
     analyseNested(an, cmd, 'cron entry', scope);
+    for (const x of [...an.effects.writes.slice(had), ...an.effects.deletes.slice(hadDeletes)]) x.job = true;
     // the program of the line's first command, as written
     const word = programWord(cronCommandWords(cmd));
     if (word !== undefined && /^[/~]/.test(word) && !/[*?[$`]/.test(word)) runs.push(normalizePath(word, an.cwd, an.home));
@@ -1140,7 +1144,7 @@ function cronCommands(an: Analysis, text: string, scope: Scope, withUser: boolea
     const jobNamed = job.length >= 3 && (an.scope.words.has(job) || an.scope.paths.some((p) => (p.split('/').pop() ?? '').toLowerCase() === job));
     if (jobNamed) for (const w of an.effects.writes.slice(had)) if (isLogPath(w.path) && !w.glob && !w.dynamic) w.inScope = true;
   }
-  return { runs: [...new Set(runs)], asRoot };
+  return { runs: [...new Set(runs)], lines, asRoot };
 }
 
 /** Text written into a place that runs it later is analysed as the code it will be. */
@@ -1198,8 +1202,9 @@ function crontabCommand(c: Call): void {
     return;
   }
   if (c.stdin?.text !== undefined) {
-    const { runs, asRoot } = cronCommands(an, c.stdin.text, c.scope, false, owner === 'root');
+    const { runs, lines, asRoot } = cronCommands(an, c.stdin.text, c.scope, false, owner === 'root');
     if (runs.length > 0) Object.assign(persisted, { runs, asRoot });
+    if (lines.length > 0) persisted.lines = lines;
   }
   if (c.stdin?.download) addExec(an, 'download-and-run', 'a downloaded crontab installed');
 }
