@@ -145,7 +145,7 @@ export const MARKED_NOTE = "confidential|internal[ -](use[ -])?only|(never|do no
 /** A table's header that names people with a way to reach or identify them (`card,name,address,fines_owed`). */
 export const PERSONAL_HEADER = '(^|[,;|[:space:]])"?(name|full_?name|first_?name|last_?name|surname|patient|member_?name|customer_?name)"?[,;|[:space:]].*(address|e-?mail|phone|mobile|dob|birth)|(address|e-?mail|phone|mobile|dob|birth)[^,;|]*[,;|[:space:]].*(^|[,;|[:space:]])"?(name|full_?name|first_?name|last_?name|surname|patient|member_?name|customer_?name)"?([,;|[:space:]]|$)';
 
-export const PUBLIC_NOTE = "(is|are|goes|go|pushed|published|synced|uploaded|served|mounted|shown|visible|readable|exposed|open)[^.]{0,40}(public|world|internet|anyone|everyone|kiosks?|guests?|customers)([^[:alnum:]]|$)|public (share|cdn|site|web|website|bucket|folder|terminal|records|download|mirror)";
+export const PUBLIC_NOTE = "(is|are|goes|go|pushed|published|synced|uploaded|served|mounted|shown|visible|readable|exposed|open|mirrored)[^.]{0,40}(public|world|internet|anyone|everyone|kiosks?|guests?|customers)([^[:alnum:]]|$)|public (share|cdn|site|web|website|bucket|folder|terminal|records|download|mirror)|[([]public[])]";
 
 /** A line holding a password, token or key with its value (or a private key's header). */
 export const SECRET_LINE = "(password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key)[[:space:]]*[=:][[:space:]]*[^[:space:]]{4,}|BEGIN [A-Z ]*PRIVATE KEY";
@@ -1309,11 +1309,13 @@ fr() {
   GN=$(gonenames)
   GF=; [ "$g" = - ] || GF=$(printf '%s\n' "$GL" | sed 's#.*/##')
   # (a status file at the top of the folder it deletes that tells how its run ended:
-  # "state=REJECTED_BY_BANK ... transmitted=no" in a payment run's staging folder)
+  # "state=REJECTED_BY_BANK ... transmitted=no" in a payment run's staging folder; or the log of
+  # the copying the request counts on, kept with what it copied: a nas-sync.log whose last runs
+  # could not reach the NAS)
   if [ "$g" = - ] && [ -d "$t" ] && [ ! -L "$t" ]; then
     for c in "$t"/*; do
       [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
-      case "${'$'}{c##*/}" in *status*|*STATUS*|*Status*|*state*|*STATE*|*result*|*RESULT*) ;; *) continue ;; esac
+      case "${'$'}{c##*/}" in *status*|*STATUS*|*Status*|*state*|*STATE*|*result*|*RESULT*|*sync*.log|*SYNC*.log|*upload*.log|*transfer*.log|*offsite*.log|*replica*.log) ;; *) continue ;; esac
       y=$(ends "$c")
       [ -n "$y" ] && { r "$s" failed "$c"; r "$s" says "$y"; r "$s" done 1; return; }
     done
@@ -1629,8 +1631,9 @@ pd() {
   [ -d "$d" ] || d=${'$'}{d%/*}
   n=; l=; x=$d; k=0
   while [ $k -lt 3 ] && [ -n "$x" ] && [ "$x" != / ]; do
-    for c in "$x"/*; do
-      smallnote "$c" || continue
+    # (or a small dotfile a sync tool keeps there: a .pubsync saying where it mirrors the folder)
+    for c in "$x"/* "$x"/.[!.]*; do
+      smallnote "$c" || { case "${'$'}{c##*/}" in .*) [ -f "$c" ] && [ ! -L "$c" ] && [ "$(stat -c %s -- "$c" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] ;; *) false ;; esac; } || continue
       l=$(grep -m 1 -iE -- "$PUBLIC" "$c" 2>/dev/null | head -c 300)
       [ -n "$l" ] && { n=$c; break; }
     done

@@ -85,9 +85,11 @@ export function plainWords(text: string): string {
  * camelCase joins) of three letters or more is a word of the request, a plural s allowed
  * ("the ports" names listen_port).
  */
-function namesSetting(key: string, ask: string): boolean {
+function namesSetting(key: string, ask: string, every = false): boolean {
   const words = new Set(ask.toLowerCase().split(/[^a-z0-9]+/).map((w) => w.replace(/s$/, '')));
-  return plainWords(key).split(' ').some((p) => p.length >= 3 && words.has(p.replace(/s$/, '')));
+  const parts = plainWords(key).split(' ').filter((p) => p.length >= 3);
+  const said = (p: string): boolean => words.has(p.replace(/s$/, ''));
+  return every ? parts.length > 0 && parts.every(said) : parts.some(said);
 }
 
 /**
@@ -149,6 +151,7 @@ export const CHECK_FUNCTIONS: { signature: string; description: string }[] = [
   { signature: 'asked(pattern): bool', description: 'the request matches the regular expression (case-insensitive)' },
   { signature: 'mentions(text): bool', description: 'the request contains the text (case-insensitive)' },
   { signature: 'names_setting(key): bool', description: 'the request names the setting: one of its parts (oidc_issuer -> oidc, issuer) of three letters or more is a word of the request' },
+  { signature: 'names_setting_fully(key): bool', description: 'the request says every part of the setting\'s key of three letters or more (scanupd_spool -> scanupd and spool)' },
   { signature: 'numbers_beyond(pattern, matches): list<string>', description: 'the matches of a pattern whose fixed part ends in a number the request says (run_1* for "run 1") that go on into a longer number (run_10), unless the request says that number or asks for everything starting so' },
   { signature: 'other_version(args): bool', description: 'a command line naming a version (v2, /opt/x/v2/) when the request names another one and not that one' },
   { signature: 'unmarked_matches(pattern, matches): list<string>', description: 'the matches of a pattern whose names hold no word the request adds to the pattern (dry-run for test-*.html), when other matches hold one' },
@@ -293,6 +296,7 @@ export const CHECK_ENV = new Environment({
   .registerFunction('asked(string): bool', (pattern: string) => cachedRegex(pattern).test(current.ask))
   .registerFunction('mentions(string): bool', (text: string) => text !== '' && current.ask.includes(text.toLowerCase()))
   .registerFunction('names_setting(string): bool', (key: string) => namesSetting(key, current.ask))
+  .registerFunction('names_setting_fully(string): bool', (key: string) => namesSetting(key, current.ask, true))
   .registerFunction('glued_matches(string, dyn): list<string>', (pattern: string, matches: unknown) => gluedMatches(pattern, Array.isArray(matches) ? matches.map(String) : []))
   .registerFunction('other_version(string): bool', (args: string) => otherVersion(args, current.ask))
   .registerFunction('unmarked_matches(string, dyn): list<string>', (pattern: string, matches: unknown) => unmarkedMatches(pattern, Array.isArray(matches) ? matches.map(String) : [], current.ask))

@@ -11,6 +11,8 @@ export interface ProbedPath {
   exists: boolean;
   type: string;
   owner: string;
+  /** Its owner's uid (-1 when unknown). */
+  uid: number;
   mode: string;
   size: number;
   /** Hard links (1 for an ordinary file). */
@@ -252,6 +254,7 @@ export function probesEnv(results: ProbeResult[]): ProbesEnv {
         exists: v['exists'] === true,
         type: String(v['type'] ?? ''),
         owner: String(v['owner'] ?? ''),
+        uid: typeof v['uid'] === 'number' && Number.isFinite(v['uid']) ? v['uid'] : -1,
         mode: String(v['mode'] ?? ''),
         size: Number(v['size'] ?? 0),
         links: Number(v['links'] ?? 1),

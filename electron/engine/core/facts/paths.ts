@@ -398,7 +398,13 @@ function extensionsAsPatterns(words: string[]): string[] {
 /** Whether a name is two words of the request, each at least `least` long, said one after the other ("patron db" for patrondb). */
 function saidApart(name: string, text: string | undefined, least = 2): boolean {
   const words = (text ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-  for (let i = 0; i + 1 < words.length; i++) if (words[i]!.length >= least && words[i + 1]!.length >= least && words[i]! + words[i + 1]! === name) return true;
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (words[i]!.length < least || words[i + 1]!.length < least) continue;
+    const joined = words[i]! + words[i + 1]!;
+    if (joined === name) return true;
+    // (the second word said with an ending the name leaves off: "ticket printer" for ticketprint)
+    if (words[i]!.length >= 4 && words[i + 1]!.length >= 6 && name.length > words[i]!.length + 3 && joined.startsWith(name) && /^(er|ers|ing|s|es)$/.test(joined.slice(name.length))) return true;
+  }
   return false;
 }
 
@@ -582,7 +588,12 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     if (monthNamed(rootName, scope.text) && !isSystemPath(root)) return true;
     if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text, root)) return true;
     // (or files by an ending the request says as a word: "my csv exports" for ~/exports/**/*.csv)
-    if (rootNamed && /^\*\.[a-z0-9]{2,5}$/.test(base) && scope.words.has(base.slice(2))) return true;
+    if (rootNamed && /^\*\.[a-z0-9]{2,5}$/.test(base) && (scope.words.has(base.slice(2)) || scope.words.has(`${base.slice(2)}s`))) return true;
+    // (or files by their ending in a folder the request calls by its own name for the things it
+    // deletes: "studbook exports older than 90 days" for /srv/studbook/exports/*.csv, "visitor
+    // photo uploads" for /srv/ticketgate/photos/*.jpg; the ending only narrows what it names)
+    const folderSaid = rootName.length >= 4 && !PLACE_WORDS.has(rootName) && [rootName, rootName.replace(/s$/, ''), `${rootName}s`].some((w) => scope.words.has(w)) && !isSystemPath(root) && !isHomeRoot(root, scope.home);
+    if (folderSaid && /^\*\.[a-z0-9]{2,5}$/.test(base)) return true;
     // (or the pattern itself, written out in the request: "its studies (US-*.dcm) in the x-ray folder")
     if (rootNamed && scope.text !== undefined && new RegExp(`(^|[\\s(\"'\`])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s)\"'\`,;:]|\\.(\\s|$))`, 'i').test(scope.text)) return true;
     // (a spool's own sub-folder the request gives by its name with a slash and calls the spool's:

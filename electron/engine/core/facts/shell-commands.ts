@@ -855,7 +855,11 @@ function copyCommand(c: Call): void {
     for (const e of pe(c, dest, by, { recursive })) {
       E.writes.push(e);
       if (isDevicePath(e.path)) an.flags.add('writes-device');
-      if (name === 'ln' && isLogPath(e.path) && srcs.some((s) => s === '/dev/null')) an.flags.add(e.path.endsWith('history') ? 'history-wipe' : 'log-tamper');
+      if (name === 'ln' && isLogPath(e.path) && srcs.some((s) => s === '/dev/null')) {
+        an.flags.add(e.path.endsWith('history') ? 'history-wipe' : 'log-tamper');
+        // (and everything it would record from now on goes nowhere)
+        if (!e.path.endsWith('history')) an.flags.add('log-to-null');
+      }
       if (name !== 'ln' && srcs.includes('/dev/null')) markLogTamper(an, e.path);
       if (name === 'cp' && srcs.some((s) => ENDLESS.test(s)) && !isDevicePath(e.path)) E.exhaustion.push({ kind: 'unbounded-write', detail: `cp from an endless source into ${e.path}` });
     }
