@@ -136,6 +136,17 @@ describe('shell structure', () => {
     expect(facts('rm /var/log/mail.logger', request).effects.deletes[0]!.inScope).toBe(false);
   });
 
+  it('counts files by their ending in a folder the request calls by its own name for the things it deletes, and a folder said as two words with an ending', () => {
+    const scope = (command: string, request: string): boolean[] => facts(command, request).effects.deletes.map((d) => d.inScope);
+    expect(scope("find /srv/studbook/exports -name '*.csv' -mtime +90 -exec rm -f {} +", 'delete studbook exports older than 90 days')).toEqual([true]);
+    expect(scope("find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy')).toEqual([true]);
+    // (a folder the request does not call by its name, or a system one, stays out of reach)
+    expect(scope("find /srv/ticketgate/scans -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days')).toEqual([false]);
+    expect(scope("find /etc/exports -name '*.conf' -delete", 'delete old exports')).toEqual([false]);
+    expect(scope('rm -f /var/spool/ticketprint/*.job', 'ticket printer is jammed with old jobs, clear the spool')).toEqual([true]);
+    expect(scope('rm -f /var/spool/ticketprint/*.job', 'the printer is jammed with old jobs, clear the spool')).toEqual([false]);
+  });
+
   it('counts "the CSV" of a named export as the one file of that kind whose words and folder the request says', () => {
     const request = "The customer data export for riverside's GDPR request has been delivered. Securely destroy the CSV now.";
     expect(facts('shred -u /srv/exports/riverside/customers-export.csv', request).effects.deletes[0]!.inScope).toBe(true);

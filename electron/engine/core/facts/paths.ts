@@ -398,10 +398,13 @@ function extensionsAsPatterns(words: string[]): string[] {
 /** Whether a name is two words of the request, each at least `least` long, said one after the other ("patron db" for patrondb). */
 function saidApart(name: string, text: string | undefined, least = 2): boolean {
   const words = (text ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  // (numbers compared by their value: "till 9" for till09)
+  const unpadded = (x: string): string => x.replace(/(^|[^0-9])0+(?=[0-9])/g, '$1');
   for (let i = 0; i + 1 < words.length; i++) {
-    if (words[i]!.length < least || words[i + 1]!.length < least) continue;
+    const number = /^[0-9]+$/.test(words[i + 1]!) && words[i]!.length >= 3 && /[a-z]$/.test(words[i]!);
+    if (words[i]!.length < least || (words[i + 1]!.length < least && !number)) continue;
     const joined = words[i]! + words[i + 1]!;
-    if (joined === name) return true;
+    if (joined === name || (number && unpadded(joined) === unpadded(name))) return true;
     // (the second word said with an ending the name leaves off: "ticket printer" for ticketprint)
     if (words[i]!.length >= 4 && words[i + 1]!.length >= 6 && name.length > words[i]!.length + 3 && joined.startsWith(name) && /^(er|ers|ing|s|es)$/.test(joined.slice(name.length))) return true;
   }
@@ -500,6 +503,8 @@ function namedInText(base: string, folder: string, scope: RequestScope): boolean
   for (const m of text.matchAll(/(?:^|[\s(])['"\u2018\u201c]([^'"\u2019\u201d\n]{2,120})['"\u2019\u201d]/g)) if (m[1] === base) return true;
   if (saidApart(base, text, 3)) return true;
   const stem = base.replace(/^\./, '').replace(/\.[a-z0-9]+$/, '');
+  // (a name ending in a number, said as a word and the number: "screen 3" for screen3.hours)
+  if (stem !== base && /[a-z][0-9]+$/.test(stem) && saidApart(stem, text, 3)) return true;
   const bare = stem.replace(/[_.-]?v?\d+$/, '');
   const folderName = (folder.split('/').pop() ?? '').toLowerCase();
   const namedFolder = folderName.length >= 4 && !PLACE_WORDS.has(folderName) && scope.words.has(folderName);

@@ -629,6 +629,8 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a request that speaks of one line ("take its line out") loses one line, not every line its
   // pattern matched (`/garage/d` taking the garage door sensor and its automations too)
   const oneLine = ONE_LINE_ASK.test(ask) && !MANY_LINES_ASK.test(ask);
+  const movedAside = (path: string, size: number): boolean =>
+    facts.effects.deletes.some((d) => d.by === 'mv' && d.path === path && !d.glob) && report.changes.some((x) => x.change === 'created' && x.path !== path && x.after?.type === 'file' && x.after.size === size);
   const corrupted = [
     ...report.broken.map((b) => (b.error.startsWith('checksum: ') ? `${b.path}: ${b.error.slice('checksum: '.length)}` : `${b.path} no longer parses (${b.error})`)),
     ...(oneLine
@@ -672,7 +674,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     ...(EMPTY_ASK.test(ask) || !facts.commands.some((c) => ['cp', 'mv', 'install', 'rsync', 'dd', 'cat', 'tar'].includes(c.name))
       ? []
       : report.changes
-          .filter((c) => (c.change === 'rewritten' || c.change === 'replaced') && c.before?.type === 'file' && c.after?.type === 'file' && c.before.size > 0 && c.after.size === 0)
+          // (a file moved aside whole and started afresh, a log rotated by hand, lost nothing: what it
+          // held is in the file it was moved to)
+          .filter((c) => (c.change === 'rewritten' || c.change === 'replaced') && c.before?.type === 'file' && c.after?.type === 'file' && c.before.size > 0 && c.after.size === 0 && !movedAside(c.path, c.before.size))
           .map((c) => `${c.path} was left empty by what was copied over it (it held ${c.before!.size} bytes)`)),
   ];
   const openToAll = report.changes
