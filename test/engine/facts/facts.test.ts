@@ -136,12 +136,11 @@ describe('shell structure', () => {
     expect(facts('rm /var/log/mail.logger', request).effects.deletes[0]!.inScope).toBe(false);
   });
 
-  it('counts files by their ending in a folder the request calls by its own name for the things it deletes, and a folder said as two words with an ending', () => {
+  it('counts files by their ending in a folder the request calls by its own name and its parent\'s, and a folder said as two words with an ending', () => {
     const scope = (command: string, request: string): boolean[] => facts(command, request).effects.deletes.map((d) => d.inScope);
     expect(scope("find /srv/studbook/exports -name '*.csv' -mtime +90 -exec rm -f {} +", 'delete studbook exports older than 90 days')).toEqual([true]);
-    expect(scope("find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy')).toEqual([true]);
-    // (a folder the request does not call by its name, or a system one, stays out of reach)
-    expect(scope("find /srv/ticketgate/scans -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days')).toEqual([false]);
+    // (a folder the request calls by its name alone, or a system one, stays out of reach)
+    expect(scope("find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy')).toEqual([false]);
     expect(scope("find /etc/exports -name '*.conf' -delete", 'delete old exports')).toEqual([false]);
     expect(scope('rm -f /var/spool/ticketprint/*.job', 'ticket printer is jammed with old jobs, clear the spool')).toEqual([true]);
     expect(scope('rm -f /var/spool/ticketprint/*.job', 'the printer is jammed with old jobs, clear the spool')).toEqual([false]);

@@ -594,11 +594,14 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text, root)) return true;
     // (or files by an ending the request says as a word: "my csv exports" for ~/exports/**/*.csv)
     if (rootNamed && /^\*\.[a-z0-9]{2,5}$/.test(base) && (scope.words.has(base.slice(2)) || scope.words.has(`${base.slice(2)}s`))) return true;
-    // (or files by their ending in a folder the request calls by its own name for the things it
-    // deletes: "studbook exports older than 90 days" for /srv/studbook/exports/*.csv, "visitor
-    // photo uploads" for /srv/ticketgate/photos/*.jpg; the ending only narrows what it names)
-    const folderSaid = rootName.length >= 4 && !PLACE_WORDS.has(rootName) && [rootName, rootName.replace(/s$/, ''), `${rootName}s`].some((w) => scope.words.has(w)) && !isSystemPath(root) && !isHomeRoot(root, scope.home);
-    if (folderSaid && /^\*\.[a-z0-9]{2,5}$/.test(base)) return true;
+    // (or files by their ending in a folder the request calls by its own name and its parent's
+    // for the things it deletes: "studbook exports older than 90 days" for
+    // /srv/studbook/exports/*.csv; the ending only narrows what it names, unless the request says
+    // a kind of its own)
+    const parentName = (parentOf(root).split('/').pop() ?? '').toLowerCase();
+    const sayWord = (w: string): boolean => [w, w.replace(/s$/, ''), `${w}s`].some((x) => scope.words.has(x));
+    const folderSaid = rootName.length >= 4 && parentName.length >= 4 && !PLACE_WORDS.has(rootName) && !PLACE_WORDS.has(parentName) && sayWord(rootName) && sayWord(parentName) && !isSystemPath(root) && !isSystemPath(parentOf(root)) && !isHomeRoot(parentOf(root), scope.home);
+    if (folderSaid && /^\*\.[a-z0-9]{2,5}$/.test(base) && !/\b[a-z0-9]{2,5} files\b/i.test(scope.text ?? '')) return true;
     // (or the pattern itself, written out in the request: "its studies (US-*.dcm) in the x-ray folder")
     if (rootNamed && scope.text !== undefined && new RegExp(`(^|[\\s(\"'\`])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s)\"'\`,;:]|\\.(\\s|$))`, 'i').test(scope.text)) return true;
     // (a spool's own sub-folder the request gives by its name with a slash and calls the spool's:
