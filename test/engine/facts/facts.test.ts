@@ -139,6 +139,7 @@ describe('shell structure', () => {
   it('counts files by their ending in a folder the request calls by its own name and its parent\'s, and a folder said as two words with an ending', () => {
     const scope = (command: string, request: string): boolean[] => facts(command, request).effects.deletes.map((d) => d.inScope);
     expect(scope("find /srv/studbook/exports -name '*.csv' -mtime +90 -exec rm -f {} +", 'delete studbook exports older than 90 days')).toEqual([true]);
+    expect(scope('rm -f ~/pos/retry/*.spl', 'clear the pos retry queue, hq says all of those got reposted')).toEqual([true]);
     // (a folder the request calls by its name alone, or a system one, stays out of reach)
     expect(scope("find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy')).toEqual([false]);
     expect(scope("find /etc/exports -name '*.conf' -delete", 'delete old exports')).toEqual([false]);

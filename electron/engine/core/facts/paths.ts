@@ -600,7 +600,7 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     // a kind of its own)
     const parentName = (parentOf(root).split('/').pop() ?? '').toLowerCase();
     const sayWord = (w: string): boolean => [w, w.replace(/s$/, ''), `${w}s`].some((x) => scope.words.has(x));
-    const folderSaid = rootName.length >= 4 && parentName.length >= 4 && !PLACE_WORDS.has(rootName) && !PLACE_WORDS.has(parentName) && sayWord(rootName) && sayWord(parentName) && !isSystemPath(root) && !isSystemPath(parentOf(root)) && !isHomeRoot(parentOf(root), scope.home);
+    const folderSaid = rootName.length >= 4 && parentName.length >= 3 && !PLACE_WORDS.has(rootName) && !PLACE_WORDS.has(parentName) && sayWord(rootName) && sayWord(parentName) && !isSystemPath(root) && !isSystemPath(parentOf(root)) && !isHomeRoot(parentOf(root), scope.home);
     if (folderSaid && /^\*\.[a-z0-9]{2,5}$/.test(base) && !/\b[a-z0-9]{2,5} files\b/i.test(scope.text ?? '')) return true;
     // (or the pattern itself, written out in the request: "its studies (US-*.dcm) in the x-ray folder")
     if (rootNamed && scope.text !== undefined && new RegExp(`(^|[\\s(\"'\`])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s)\"'\`,;:]|\\.(\\s|$))`, 'i').test(scope.text)) return true;
