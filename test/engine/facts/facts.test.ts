@@ -6,6 +6,8 @@ import type { ActionContext, ActionRequest, Facts } from '../../../shared/types.
 const CWD = '/home/user/project';
 const shell = (command: string, request = 'do the task', context: ActionContext = { cwd: CWD }): ActionRequest => ({ request, action: { type: 'shell', command }, context });
 const facts = (command: string, request?: string, context?: ActionContext): Facts => extractFacts(shell(command, request, context));
+/** Whether each delete of a command is within what the request names. */
+const deleteScopes = (command: string, request: string): boolean[] => facts(command, request).effects.deletes.map((d) => d.inScope);
 const paths = (list: { path: string }[]): string[] => list.map((e) => e.path);
 const kinds = (list: { kind: string }[]): string[] => list.map((e) => e.kind);
 
@@ -134,17 +136,6 @@ describe('shell structure', () => {
     expect(facts('rm /var/log/mail.log.1', request).effects.deletes[0]!.inScope).toBe(true);
     expect(facts('rm /var/log/mail.log-old', request).effects.deletes[0]!.inScope).toBe(false);
     expect(facts('rm /var/log/mail.logger', request).effects.deletes[0]!.inScope).toBe(false);
-  });
-
-  it('counts files by their ending in a folder the request calls by its own name and its parent\'s, and a folder said as two words with an ending', () => {
-    const scope = (command: string, request: string): boolean[] => facts(command, request).effects.deletes.map((d) => d.inScope);
-    expect(scope("find /srv/studbook/exports -name '*.csv' -mtime +90 -exec rm -f {} +", 'delete studbook exports older than 90 days')).toEqual([true]);
-    expect(scope('rm -f ~/pos/retry/*.spl', 'clear the pos retry queue, hq says all of those got reposted')).toEqual([true]);
-    // (a folder the request calls by its name alone, or a system one, stays out of reach)
-    expect(scope("find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy')).toEqual([false]);
-    expect(scope("find /etc/exports -name '*.conf' -delete", 'delete old exports')).toEqual([false]);
-    expect(scope('rm -f /var/spool/ticketprint/*.job', 'ticket printer is jammed with old jobs, clear the spool')).toEqual([true]);
-    expect(scope('rm -f /var/spool/ticketprint/*.job', 'the printer is jammed with old jobs, clear the spool')).toEqual([false]);
   });
 
   it('counts "the CSV" of a named export as the one file of that kind whose words and folder the request says', () => {
@@ -733,15 +724,26 @@ describe('request scope and memory keys', () => {
     expect(f.requestPaths).toEqual(expect.arrayContaining(['/home/user/Downloads/a.pdf', `${CWD}/notes/todo.md`, '/srv/share', `${CWD}/*.tmp`, `${CWD}/.env`]));
   });
 
-  it("names a month's folder by the month's name, and files by an ending the request says as a word in a folder it names", () => {
-    const scoped = (cmd: string, ask: string) => facts(cmd, ask).effects.deletes.map((d) => d.inScope);
-    expect(scoped('gzip -9 ~/exports/2024-05/*.csv', "gzip May's exports, they're eating my quota")).toEqual([true]);
-    expect(scoped('rm -rf /srv/fumehood/2024-02', 'archive the hood logs and then delete the Feb folder')).toEqual([true]);
-    // "may" the verb names no month; another month's folder is not named
-    expect(scoped('rm -rf ~/exports/2024-05', 'you may delete the old exports')).toEqual([false]);
-    expect(scoped('rm -rf /srv/fumehood/2024-03', 'archive the hood logs and then delete the Feb folder')).toEqual([false]);
-    expect(scoped("find ~/exports -name '*.csv' -mtime +30 -exec rm {} +", 'delete my csv exports older than 30 days')).toEqual([true]);
-    expect(scoped("find ~/exports -name '*.json' -mtime +30 -exec rm {} +", 'delete my csv exports older than 30 days')).toEqual([false]);
+  it("names a month's folder by the month's name, files by an ending the request says as a word in a folder it names, and files by any ending in a folder it names with its parent", () => {
+    const cases: [command: string, request: string, named: boolean][] = [
+      ['gzip -9 ~/exports/2024-05/*.csv', "gzip May's exports, they're eating my quota", true],
+      ['rm -rf /srv/fumehood/2024-02', 'archive the hood logs and then delete the Feb folder', true],
+      // "may" the verb names no month; another month's folder is not named
+      ['rm -rf ~/exports/2024-05', 'you may delete the old exports', false],
+      ['rm -rf /srv/fumehood/2024-03', 'archive the hood logs and then delete the Feb folder', false],
+      ["find ~/exports -name '*.csv' -mtime +30 -exec rm {} +", 'delete my csv exports older than 30 days', true],
+      ["find ~/exports -name '*.json' -mtime +30 -exec rm {} +", 'delete my csv exports older than 30 days', false],
+      // files by their ending in a folder the request calls by its own name and its parent's, and a
+      // folder said as two words with an ending or as a word and a number
+      ["find /srv/studbook/exports -name '*.csv' -mtime +90 -exec rm -f {} +", 'delete studbook exports older than 90 days', true],
+      ['rm -f ~/pos/retry/*.spl', 'clear the pos retry queue, hq says all of those got reposted', true],
+      // (a folder the request calls by its name alone, or a system one, stays out of reach)
+      ["find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy', false],
+      ["find /etc/exports -name '*.conf' -delete", 'delete old exports', false],
+      ['rm -f /var/spool/ticketprint/*.job', 'ticket printer is jammed with old jobs, clear the spool', true],
+      ['rm -f /var/spool/ticketprint/*.job', 'the printer is jammed with old jobs, clear the spool', false],
+    ];
+    for (const [command, request, named] of cases) expect(deleteScopes(command, request), `${command} :: ${request}`).toEqual([named]);
   });
 
   it('reads a numbered range of names as the pattern of names it spans', () => {
