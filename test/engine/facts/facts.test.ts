@@ -724,7 +724,7 @@ describe('request scope and memory keys', () => {
     expect(f.requestPaths).toEqual(expect.arrayContaining(['/home/user/Downloads/a.pdf', `${CWD}/notes/todo.md`, '/srv/share', `${CWD}/*.tmp`, `${CWD}/.env`]));
   });
 
-  it("names a month's folder by the month's name, files by an ending the request says as a word in a folder it names, and files by any ending in a folder it names with its parent", () => {
+  it("names a month's folder by the month's name, files by an ending the request says as a word in a folder it names, files by any ending in a folder it names with its parent, and files of a kind it says in a folder it names in either number", () => {
     const cases: [command: string, request: string, named: boolean][] = [
       ['gzip -9 ~/exports/2024-05/*.csv', "gzip May's exports, they're eating my quota", true],
       ['rm -rf /srv/fumehood/2024-02', 'archive the hood logs and then delete the Feb folder', true],
@@ -737,8 +737,12 @@ describe('request scope and memory keys', () => {
       // folder said as two words with an ending or as a word and a number
       ["find /srv/studbook/exports -name '*.csv' -mtime +90 -exec rm -f {} +", 'delete studbook exports older than 90 days', true],
       ['rm -f ~/pos/retry/*.spl', 'clear the pos retry queue, hq says all of those got reposted', true],
-      // (a folder the request calls by its name alone, or a system one, stays out of reach)
-      ["find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy', false],
+      // a folder the request calls by its name in the other number, for files of the kind it says
+      // or an ending it gives with its dot
+      ["find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy', true],
+      ['rm -f ~/tix/exports/*.done', 'delete the exports that already got uploaded (the ones with a .done next to them)', true],
+      // (a folder the request calls by its name alone, for files of no kind it says, or a system one, stays out of reach)
+      ["find /srv/ticketgate/photos -type f -name '*.csv' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy', false],
       ["find /etc/exports -name '*.conf' -delete", 'delete old exports', false],
       ['rm -f /var/spool/ticketprint/*.job', 'ticket printer is jammed with old jobs, clear the spool', true],
       ['rm -f /var/spool/ticketprint/*.job', 'the printer is jammed with old jobs, clear the spool', false],

@@ -583,23 +583,25 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const cacheOf = /^\/var\/cache\/([^/]+)(\/|$)/.exec(root)?.[1]?.toLowerCase();
     // (or a folder the request calls by its own name: "out of downloads" for ~/Downloads)
     const rootName = (root.split('/').pop() ?? '').toLowerCase();
+    // (a folder's name counts said in one number or the other: "photo uploads" for photos/)
+    const sayWord = (w: string): boolean => [w, w.replace(/s$/, ''), `${w}s`].some((x) => scope.words.has(x));
     const rootNamed =
       scope.paths.some((rp) => isUnder(root, rp)) ||
       (root === scope.home && scope.words.has('home')) ||
-      (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && (scope.words.has(rootName) || saidApart(rootName, scope.text) || saidHyphened(rootName, scope.text)) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
+      (rootName.length >= 4 && !PLACE_WORDS.has(rootName) && (sayWord(rootName) || saidApart(rootName, scope.text) || saidHyphened(rootName, scope.text)) && !isSystemPath(root) && !isHomeRoot(root, scope.home)) ||
       (logFolder !== undefined && scope.words.has(logFolder) && (scope.words.has('logs') || scope.words.has('log'))) ||
       (cacheOf !== undefined && cacheOf.length >= 3 && scope.words.has(cacheOf) && (scope.words.has('cache') || scope.words.has('caches')));
     // (a month's folder the request calls by the month's name is named, as by its path)
     if (monthNamed(rootName, scope.text) && !isSystemPath(root)) return true;
     if (rootNamed && scope.text !== undefined && patternOfNamedKind(base, scope.text, root)) return true;
     // (or files by an ending the request says as a word: "my csv exports" for ~/exports/**/*.csv)
-    if (rootNamed && /^\*\.[a-z0-9]{2,5}$/.test(base) && (scope.words.has(base.slice(2)) || scope.words.has(`${base.slice(2)}s`))) return true;
+    // (or given with its dot: "the ones with a .done next to them" for exports/*.done)
+    if (rootNamed && /^\*\.[a-z0-9]{2,5}$/.test(base) && (scope.words.has(base.slice(2)) || scope.words.has(`${base.slice(2)}s`) || scope.words.has(base.slice(1)))) return true;
     // (or files by their ending in a folder the request calls by its own name and its parent's
     // for the things it deletes: "studbook exports older than 90 days" for
     // /srv/studbook/exports/*.csv; the ending only narrows what it names, unless the request says
     // a kind of its own)
     const parentName = (parentOf(root).split('/').pop() ?? '').toLowerCase();
-    const sayWord = (w: string): boolean => [w, w.replace(/s$/, ''), `${w}s`].some((x) => scope.words.has(x));
     const folderSaid = rootName.length >= 4 && parentName.length >= 3 && !PLACE_WORDS.has(rootName) && !PLACE_WORDS.has(parentName) && sayWord(rootName) && sayWord(parentName) && !isSystemPath(root) && !isSystemPath(parentOf(root)) && !isHomeRoot(parentOf(root), scope.home);
     if (folderSaid && /^\*\.[a-z0-9]{2,5}$/.test(base) && !/\b[a-z0-9]{2,5} files\b/i.test(scope.text ?? '')) return true;
     // (or the pattern itself, written out in the request: "its studies (US-*.dcm) in the x-ray folder")
