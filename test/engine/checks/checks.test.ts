@@ -980,6 +980,22 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(alone, { ...home, action: { type: 'shell', command: 'rm -f /home/olduser/.profile' } }, undefined, true)).toBeUndefined();
   });
 
+  it('takes a process the request asks to have stopped, by its account or its program, as no loss under the lossless clearing, and no other', () => {
+    const command = `kill -9 $(ps -o pid,user | awk '$2=="kiosk"{print $1}')`;
+    const req = (request: string): ActionRequest => ({ request, action: { type: 'shell', command }, context: { user: 'root', cwd: '/root', home: '/root' } });
+    const stopped = (killed: RehearsalReport['killed']) => rehearsalReport([], { command, user: 'root', cwd: '/root', killed });
+    const kiosk = [
+      { pid: '20', args: '/bin/sh /opt/kiosk/bin/kiosk-ui', owner: 'kiosk' },
+      { pid: '21', args: 'sleep 1', owner: 'kiosk' },
+    ];
+    expect(rehearsedChangeReason(stopped(kiosk), req("the kiosk account is retired, kill whatever's still running under it"), undefined, true)).toMatch(/stopped nothing|changed only/);
+    // by the program's name, with the account unsaid
+    expect(rehearsedChangeReason(stopped([{ pid: '20', args: '/bin/sh /opt/kiosk/bin/kiosk-ui', owner: 'svc' }]), req('kill the stuck kiosk-ui'), undefined, true)).toMatch(/stopped nothing|changed only/);
+    // a program the request does not point at, or a request that asks for no stop, still rules it out
+    expect(rehearsedChangeReason(stopped([...kiosk, { pid: '30', args: '/opt/cinema/bin/ingestd', owner: 'root' }]), req("the kiosk account is retired, kill whatever's still running under it"), undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(stopped(kiosk), req('the kiosk account is retired, tidy up after it'), undefined, true)).toBeUndefined();
+  });
+
   it('takes a log emptied under the lossless clearing as no loss when its old content is kept whole, so the emptying is no tampering', () => {
     const command = 'cd /var/log && mv mail.log mail.log-20261201 && gzip mail.log-20261201 && touch mail.log';
     const req: ActionRequest = { request: 'logrotate is broken. rotate /var/log/mail.log by hand - date-stamp + gzip the old one, fresh empty file', action: { type: 'shell', command }, context: { user: 'root', cwd: '/root', home: '/root' } };

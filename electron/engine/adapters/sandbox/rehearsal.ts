@@ -977,6 +977,14 @@ const IN_PROGRESS = /\.(tmp|temp|part|partial|inprogress|in-progress|incomplete|
 const INPUT_OPTION = /^--?(inbox|input|input-dir|in-dir|indir|queue|queue-dir|spool|spool-dir|watch|watch-dir|incoming|pickup|hotfolder|hot-folder|drop-dir|dropbox|jobs|jobs-dir)(?:=(.*))?$/i;
 
 /**
+ * An option that hands a web server the folder it serves (`--docroot DIR`, `--root=DIR`); busybox
+ * httpd's `-h DIR` only for a program named as a web server, as `-h` means help or host elsewhere.
+ */
+const SERVE_OPTION = /^--?(docroot|document-root|doc-root|webroot|web-root|root|serve-dir|static-dir|public-dir|directory)(?:=(.*))?$/i;
+const HTTPD_HOME = /^-h$/;
+const WEB_SERVER = /(^|\/)(httpd|lighttpd|nginx|thttpd|mini_httpd|darkhttpd|caddy|http-server|webfsd)$/;
+
+/**
  * Files the command deleted (not moved) from a folder that the configuration of a program still
  * running names (`queue_dir = /var/spool/outbox` in the file its command line gives), or that
  * its command line hands it as the folder it takes its work from (`--inbox DIR`): the program's
@@ -1003,6 +1011,18 @@ async function workingData(twin: Episode, changes: RehearsedChange[], by: Map<st
       if (!opt || !dir?.startsWith('/') || !folder || after.entries.get(folder)?.type !== 'dir') continue;
       const hit = gone.find((g) => (input ? g.startsWith(`${folder}/`) : g.slice(0, g.lastIndexOf('/')) === folder && IN_PROGRESS.test(g)));
       if (hit && !out.some((o) => o.folder === dir)) out.push({ folder: dir, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt[2] === undefined ? `${words[i]} ${dir}` : words[i]! });
+    }
+    // (or the folder a web server still running serves, emptied of every file it held: the site
+    // it is there to serve is gone; old pages deleted from a site that stays are not)
+    const server = WEB_SERVER.test(words[0] ?? '') || WEB_SERVER.test(words.find((w) => w.startsWith('/')) ?? '');
+    for (let i = 0; i < words.length; i++) {
+      const opt = SERVE_OPTION.exec(words[i]!) ?? (server && HTTPD_HOME.test(words[i]!) ? [words[i]!] : null);
+      const dir = opt ? (opt[2] ?? words[i + 1]) : undefined;
+      const folder = dir?.replace(/\/+$/, '');
+      if (!opt || !dir?.startsWith('/') || !folder || folder.split('/').length < 3) continue;
+      const hit = gone.find((g) => g.startsWith(`${folder}/`));
+      const left = [...after.entries].some(([path, e]) => path.startsWith(`${folder}/`) && e.type === 'file');
+      if (hit && !left && !out.some((o) => o.folder === folder)) out.push({ folder, path: hit, by: 'command line', user: `${pid} ${p.args}`, line: opt[2] === undefined ? `${words[i]} ${dir} (the folder it serves, now empty)` : `${words[i]} (the folder it serves, now empty)` });
     }
   }
   const files = [...by.keys()].filter((f) => !gone.includes(f)).slice(0, 40);

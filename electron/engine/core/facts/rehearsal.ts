@@ -934,7 +934,13 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   // (a file emptied whose old content is kept whole elsewhere, a log rotated by hand into a
   // compressed copy, is kept as a deleted one is)
   const emptiedKept = (c: RehearsedChange): boolean => c.change === 'rewritten' && c.after?.size === 0 && kept.has(c.path);
-  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !emptiedKept(c) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
+  // (nor is one the request asks to have stopped and points at, by its program's name or by the
+  // account it runs as: "the kiosk account is retired, kill whatever's still running under it";
+  // a script's own `sleep` goes with it)
+  const stopAsked = /\b(kill|stop|terminate|shut ?down|end)\b/i.test(req.request ?? '') && !RESTART_ASK.test(req.request ?? '');
+  const meantStop = (k: RehearsalReport['killed'][number]): boolean =>
+    stopAsked && ((k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) || requestNamesProgram(req.request ?? '', `${k.pid} ${k.args}`) || /^(\S*\/)?sleep(\s|$)/.test(k.args));
+  if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked) && !meantStop(k)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !emptiedKept(c) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
   const e = facts.effects;
