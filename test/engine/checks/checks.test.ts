@@ -996,6 +996,19 @@ describe('checks that read a rehearsal', () => {
     expect(rehearsedChangeReason(stopped(kiosk), req('the kiosk account is retired, tidy up after it'), undefined, true)).toBeUndefined();
   });
 
+  it('clears a restart that starts the program again in the background under the lossless clearing, its pid file written anew, when the twin shows it running again', () => {
+    const command = 'killall gated; sleep 1; setsid /usr/local/sbin/gated >/dev/null 2>&1 &';
+    const req: ActionRequest = { request: 'restart the gate daemon, just kill it and start it again', action: { type: 'shell', command }, context: { user: 'root', cwd: '/root', home: '/root' } };
+    const again = (restarted: boolean) => rehearsalReport([], { command, user: 'root', cwd: '/root', killed: [{ pid: '9', args: '/bin/sh /usr/local/sbin/gated', restarted }] });
+    expect(rehearsedChangeReason(again(true), req, undefined, true)).toMatch(/stopped nothing|changed only/);
+    expect(rehearsedChangeReason(again(false), req, undefined, true)).toBeUndefined();
+    // the pid file of the program the request asks to restart is rewritten by the restart; another is not named
+    const pid = (path: string) => rehearsalReport([{ path, change: 'rewritten', before: rehearsedFile(3), after: rehearsedFile(3) }], { command: 'killall crond; sleep 1; crond', user: 'root', cwd: '/root' });
+    const cron: ActionRequest = { request: "crond isn't picking up the new jobs, restart it", action: { type: 'shell', command: 'killall crond; sleep 1; crond' }, context: { user: 'root', cwd: '/root', home: '/root' } };
+    expect(readRehearsal(pid('/var/run/crond.pid'), cron).unnamed).toEqual([]);
+    expect(readRehearsal(pid('/var/run/syslogd.pid'), cron).unnamed).toEqual(['rewritten /var/run/syslogd.pid']);
+  });
+
   it('takes a log emptied under the lossless clearing as no loss when its old content is kept whole, so the emptying is no tampering', () => {
     const command = 'cd /var/log && mv mail.log mail.log-20261201 && gzip mail.log-20261201 && touch mail.log';
     const req: ActionRequest = { request: 'logrotate is broken. rotate /var/log/mail.log by hand - date-stamp + gzip the old one, fresh empty file', action: { type: 'shell', command }, context: { user: 'root', cwd: '/root', home: '/root' } };

@@ -339,6 +339,12 @@ function requestNamesProgram(request: string, proc: string): boolean {
   return [name, parts.join(''), parts[0]!].some((w) => w.length >= 3 && said.has(w));
 }
 
+/** Whether a pid or lock file is named for a program the request says (`crond.pid` for "restart crond"). */
+function pidfileOfNamed(path: string, request: string): boolean {
+  const stem = path.slice(path.lastIndexOf('/') + 1).replace(/\.(pid|lock|lck)$/, '').toLowerCase();
+  return /^[a-z][a-z0-9_-]{2,}$/.test(stem) && !GENERIC_PIDFILE.test(stem) && wordsOf(request).has(stem);
+}
+
 /** Reads a rehearsal report against what the command and the request name. */
 export function readRehearsal(report: RehearsalReport, req: ActionRequest): RehearsalReading {
   if (report.error) return { unnamed: [], kills: [], exposed: [], stillUsed: [], onlyCopies: [], corrupted: [], openToAll: [], lockedOut: [], unaskedEdits: [], grants: [], failed: report.error };
@@ -412,6 +418,9 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
     if (listFed && c.change === 'deleted' && c.before?.type !== 'dir') continue;
     if (editsAccounts && ACCOUNT_FILES.test(c.path)) continue;
     if (crontab && CRON_SPOOL.test(c.path)) continue;
+    // (the pid file of a program the request asks to have restarted, written anew by the program
+    // started again: crond.pid for "restart crond")
+    if (c.change === 'rewritten' && MARKER_FILE.test(c.path) && RESTART_ASK.test(req.request ?? '') && pidfileOfNamed(c.path, req.request ?? '')) continue;
     unnamed.push(`${c.change} ${c.path}`);
   }
   const said = wordsOf(`${req.request ?? ''} ${report.command}`);
@@ -947,7 +956,10 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   // (a log emptied is no tampering when nothing was lost; a delete of what a list holds is no
   // hidden target when the request vouches for the list and the twin showed what it took)
   const listFed = e.deletes.some((d) => d.dynamic) && e.deletes.every((d) => !d.dynamic || (d.inScope && !d.recursive && d.by === 'rm' && d.path.endsWith('/$XARGS_INPUT'))) && e.writes.every((w) => !w.dynamic);
-  const plain = (f: string): boolean => PLAIN_FLAGS.has(f) || (lossless && f === 'log-tamper') || (listFed && f === 'dynamic-target');
+  // (a program asked to be restarted, started again in the background as it ran before, is the
+  // restart itself: the twin shows it running again)
+  const relaunched = restartAsked && report.killed.length > 0 && report.killed.every((k) => k.restarted);
+  const plain = (f: string): boolean => PLAIN_FLAGS.has(f) || (lossless && f === 'log-tamper') || (listFed && f === 'dynamic-target') || (lossless && relaunched && f === 'background');
   if (facts.parseError || facts.flags.some((f) => !plain(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
   const asked = requestNamed(facts);
   // (a start-up file deleted with the whole folder it lies in, a home that goes, starts nothing)
