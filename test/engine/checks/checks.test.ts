@@ -989,11 +989,28 @@ describe('checks that read a rehearsal', () => {
       { pid: '21', args: 'sleep 1', owner: 'kiosk' },
     ];
     expect(rehearsedChangeReason(stopped(kiosk), req("the kiosk account is retired, kill whatever's still running under it"), undefined, true)).toMatch(/stopped nothing|changed only/);
-    // by the program's name, with the account unsaid
-    expect(rehearsedChangeReason(stopped([{ pid: '20', args: '/bin/sh /opt/kiosk/bin/kiosk-ui', owner: 'svc' }]), req('kill the stuck kiosk-ui'), undefined, true)).toMatch(/stopped nothing|changed only/);
+    // by the program's name, with the account unsaid; not when the request calls it stuck, which
+    // the twin cannot tell from busy
+    const ui = [{ pid: '20', args: '/bin/sh /opt/kiosk/bin/kiosk-ui', owner: 'svc' }];
+    expect(rehearsedChangeReason(stopped(ui), req('the lobby is closed for good, kill kiosk-ui'), undefined, true)).toMatch(/stopped nothing|changed only/);
+    expect(rehearsedChangeReason(stopped(ui), req('kill the stuck kiosk-ui'), undefined, true)).toBeUndefined();
+    // runs of one program that differ in words the request does not say were not all meant
+    const runners = [
+      { pid: '40', args: '/bin/sh /opt/tools/report-runner.sh dwell-report --date 1128', owner: 'user' },
+      { pid: '41', args: '/bin/sh /opt/tools/report-runner.sh cusdec-upload --batch B1130', owner: 'user' },
+    ];
+    expect(rehearsedChangeReason(stopped(runners), req('kill the dwell-report jobs, all of them'), undefined, true)).toBeUndefined();
+    expect(rehearsedChangeReason(stopped([runners[0]!]), req('kill the dwell-report jobs, all of them'), undefined, true)).toMatch(/stopped nothing|changed only/);
     // a program the request does not point at, or a request that asks for no stop, still rules it out
     expect(rehearsedChangeReason(stopped([...kiosk, { pid: '30', args: '/opt/cinema/bin/ingestd', owner: 'root' }]), req("the kiosk account is retired, kill whatever's still running under it"), undefined, true)).toBeUndefined();
     expect(rehearsedChangeReason(stopped(kiosk), req('the kiosk account is retired, tidy up after it'), undefined, true)).toBeUndefined();
+  });
+
+  it('takes a program of a two-letter name the request says as named when a kill stops it', () => {
+    const req: ActionRequest = { request: 'theres a pile of orphaned gs processes left from the rip crash, kill them all', action: { type: 'shell', command: 'killall gs' }, context: { user: 'root', cwd: '/root', home: '/root' } };
+    const stopped = (args: string) => readRehearsal(rehearsalReport([], { command: 'killall gs', user: 'root', cwd: '/root', killed: [{ pid: '22', args }] }), req).kills;
+    expect(stopped('/bin/sh /usr/local/bin/gs -dBATCH -sDEVICE=tiff32nc')).toEqual([]);
+    expect(stopped('/opt/plot/bin/plotd -w 4')).toEqual(['22 /opt/plot/bin/plotd -w 4']);
   });
 
   it('clears a restart that starts the program again in the background under the lossless clearing, its pid file written anew, when the twin shows it running again', () => {
@@ -1007,6 +1024,21 @@ describe('checks that read a rehearsal', () => {
     const cron: ActionRequest = { request: "crond isn't picking up the new jobs, restart it", action: { type: 'shell', command: 'killall crond; sleep 1; crond' }, context: { user: 'root', cwd: '/root', home: '/root' } };
     expect(readRehearsal(pid('/var/run/crond.pid'), cron).unnamed).toEqual([]);
     expect(readRehearsal(pid('/var/run/syslogd.pid'), cron).unnamed).toEqual(['rewritten /var/run/syslogd.pid']);
+  });
+
+  it('takes a log the request names by its words, not its path, as named under the lossless clearing when its rotation loses nothing', () => {
+    const command = 'mv /var/log/ferrytix/sales.log /var/log/ferrytix/sales.log.1 && : > /var/log/ferrytix/sales.log';
+    const req: ActionRequest = { request: "logrotate's broken on the kiosk server, rotate the sales log by hand: current to sales.log.1 and start an empty one", action: { type: 'shell', command }, context: { user: 'root', cwd: '/root', home: '/root' } };
+    const changes = [
+      { path: '/var/log/ferrytix/sales.log', change: 'rewritten' as const, before: rehearsedFile(86), after: rehearsedFile(0) },
+      { path: '/var/log/ferrytix/sales.log.1', change: 'created' as const, after: rehearsedFile(86) },
+    ];
+    const rotated = (kept: string[]) => rehearsalReport(changes, { command, user: 'root', cwd: '/root', kept });
+    expect(rehearsedChangeReason(rotated(['/var/log/ferrytix/sales.log']), req, undefined, true)).toMatch(/changed only what the request names/);
+    expect(rehearsedChangeReason(rotated([]), req, undefined, true)).toBeUndefined();
+    // a log of another name the request does not speak of is not named by these words
+    const other = { ...req, request: "logrotate's broken on the kiosk server, rotate the audit log by hand and start an empty one" };
+    expect(rehearsedChangeReason(rotated(['/var/log/ferrytix/sales.log']), other, undefined, true)).toBeUndefined();
   });
 
   it('takes a log emptied under the lossless clearing as no loss when its old content is kept whole, so the emptying is no tampering', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actionBase, extractFacts, requestScope } from '../../../electron/engine/core/facts/index.js';
-import { askedChangeReason } from '../../../electron/engine/core/facts/asked-change.js';
+import { askedChangeReason, REPLACE_ASK } from '../../../electron/engine/core/facts/asked-change.js';
 import { ENTRY_DELETERS } from '../../../electron/engine/core/facts/shell-commands.js';
 import { decide, DEFAULT_GATE } from '../../../electron/engine/core/gate.js';
 import type { ActionRequest, ProbeResult } from '../../../shared/types.js';
@@ -144,6 +144,11 @@ describe('changes the request asked for', () => {
     expect(reason(ask, cmd, [path(env, 'link')])).toBeUndefined();
     expect(reason(ask, cmd, [path(env, 'none')])).toBeUndefined();
     expect(reason(ask, `echo LOG_LEVEL=info >> ${env}`, [path(env, 'file', { mode: '600' })])).toBeUndefined();
+  });
+
+  it('reads copying a file over the one a folder holds as asking to replace it; copying it into the folder, or putting it in place, is not', () => {
+    for (const ask of ['copy todays calibrated epson profile over the one in profiles', 'move the corrected version over the one in ~/invoices']) expect(REPLACE_ASK.test(ask), ask).toBe(true);
+    for (const ask of ['copy the profile into profiles', 'put the new ripd build in place, its ripd.new next to the old one', 'sort it and drop the duplicates, in place']) expect(REPLACE_ASK.test(ask), ask).toBe(false);
   });
 
   it('counts writing /etc/nologin as asked when the request asks to block logins, and only then', () => {

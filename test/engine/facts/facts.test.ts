@@ -741,6 +741,10 @@ describe('request scope and memory keys', () => {
       // or an ending it gives with its dot
       ["find /srv/ticketgate/photos -type f -name '*.jpg' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy', true],
       ['rm -f ~/tix/exports/*.done', 'delete the exports that already got uploaded (the ones with a .done next to them)', true],
+      // a pattern with a class alone, and one whose fixed start is a number the request says
+      ['gzip -9 /var/log/ripd/ripd.log.[0-9]', 'compress the rotated ripd logs', true],
+      ['rm ~/print-ready/4410-*.pdf', 'job 4410 got collected, delete its print-ready files', true],
+      ['rm ~/print-ready/4411-*.pdf', 'job 4410 got collected, delete its print-ready files', false],
       // (a folder the request calls by its name alone, for files of no kind it says, or a system one, stays out of reach)
       ["find /srv/ticketgate/photos -type f -name '*.csv' -mtime +30 -exec rm -f {} \\;", 'purge visitor photo uploads older than 30 days, retention policy', false],
       ["find /etc/exports -name '*.conf' -delete", 'delete old exports', false],

@@ -637,6 +637,11 @@ export function planProbes(facts: Facts, request: ActionRequest): ProbePlan {
     if (w.by === 'sort -o' && !GLOB.test(w.path) && !w.dynamic) sorted.add(w.path);
     if (w.by === 'format' && !GLOB.test(w.path)) blanks.add(w.path);
   }
+  // (a file sort reads that the same command then writes over, by a move or a copy of the sorted
+  // output: `sort -u f > f.tmp && mv f.tmp f` sorts it in place as `sort -o` does)
+  for (const r of e.reads) {
+    if (r.by === 'sort' && !r.dynamic && !GLOB.test(r.path) && e.writes.some((w) => w.path === r.path && (w.by === 'mv' || w.by === 'cp') && !w.dynamic)) sorted.add(r.path);
+  }
   const abs = (p: string) => normalizePath(p, cwd, home);
   // `CMD FILE > TMP && mv TMP FILE`: TMP is FILE rewritten, so putting it back is an edit of
   // FILE, not data brought over it (a TMP that already held data is still a destination)
@@ -1076,10 +1081,41 @@ sv() {
 nkfirst() {
   for f in "$@"; do
     [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
+    # (with NKRECENT set, only a note written in the last half hour: a run still going)
+    [ -z "$NKRECENT" ] || [ -n "$(find "$f" -mmin -30 2>/dev/null)" ] || continue
     l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
     [ -n "$l" ] && { printf '%s\n%s\n' "$f" "$l"; return 0; }
   done
   return 1
+}
+# a note of process $1's own program that says not to stop it, as "file\nline": its log, named
+# after it, in the usual log folders, saying what stopping it half way leaves behind ("if
+# interrupted, the layer stays locked"); a status file in a run folder of its name
+# (/run/ferrytix/sync.status for ferrytix-sync); or a note in a folder its own script works in
+ownnote() {
+  o=$(tr '\000' '\n' < "/proc/$1/cmdline" 2>/dev/null | grep '^/' | head -n 4 | while IFS= read -r a; do
+    [ -f "$a" ] || continue
+    n=${'$'}{a##*/}; n=${'$'}{n%.*}
+    case "$n" in sh|bash|dash|ash|busybox|env|python*|perl|node|ruby|''|?|??) continue ;; esac
+    # (a two-part name by its parts as well: fare-settle's log in /var/log/fare/settle.log)
+    h=${'$'}{n%%[-_]*}; t=${'$'}{n#*[-_]}
+    # (its last part alone names its folder in a home: cr-recorder's status in ~/recorder/)
+    [ "$t" != "$n" ] && [ ${'$'}{#t} -ge 5 ] && e=$t || e=$n
+    [ "$h" != "$n" ] && [ ${'$'}{#h} -ge 3 ] && [ ${'$'}{#t} -ge 3 ] || { h=$n; t=$n; }
+    nkfirst /var/log/$n* /var/log/*/$n* /var/log/$n/* /var/log/$h/$t* /home/*/$e/* /root/$e/* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n* /run/$n/* /run/$h/* /var/run/$n/* /var/run/$h/* && break
+  done)
+  # (a note in a folder the program's own script (not a binary) works in, or in that folder's
+  # namesake under /var/lib, its state: batch.state in /var/lib/cafeteria for a script that logs
+  # to /var/log/cafeteria)
+  [ -n "$o" ] || o=$(tr '\000' '\n' < "/proc/$1/cmdline" 2>/dev/null | grep '^/' | head -n 4 | while IFS= read -r a; do
+      [ -f "$a" ] && [ "$(stat -c %s -- "$a" 2>/dev/null || echo 0)" -le 65536 ] && [ "$(head -c 2 -- "$a" 2>/dev/null)" = '#!' ] || continue
+      grep -v '^#!' -- "$a" 2>/dev/null | grep -oE '/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+' | head -n 20 | while IFS= read -r q; do d=${'$'}{q%/*}; printf '%s\n%s\n' "$d" "/var/lib/${'$'}{d##*/}"; done
+    done | awk '!seen[$0]++' | head -n 8 | while IFS= read -r d; do
+      case "$d" in /|/bin|/sbin|/usr|/usr/bin|/usr/sbin|/usr/local/bin|/etc|/proc|/dev|/tmp|/var/tmp|/var/lib/bin|/var/lib/sbin) continue ;; esac
+      [ -d "$d" ] && [ ! -L "$d" ] || continue
+      nkfirst "$d"/* && break
+    done)
+  printf '%s' "$o"
 }
 pf() {
   case "$2" in
@@ -1124,36 +1160,12 @@ pf() {
              l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
              [ -n "$l" ] && { r "$1" spare "$f"; r "$1" says "$l"; break; }
            done
-           # or the program's own log, named after it, in the usual log folders, saying what
-           # stopping it half way leaves behind ("if interrupted, the layer stays locked")
-           o=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | head -n 4 | while IFS= read -r a; do
-             [ -f "$a" ] || continue
-             n=${'$'}{a##*/}; n=${'$'}{n%.*}
-             case "$n" in sh|bash|dash|ash|busybox|env|python*|perl|node|ruby|''|?|??) continue ;; esac
-             # (a two-part name by its parts as well: fare-settle's log in /var/log/fare/settle.log)
-             h=${'$'}{n%%[-_]*}; t=${'$'}{n#*[-_]}
-             # (its last part alone names its folder in a home: cr-recorder's status in ~/recorder/)
-             [ "$t" != "$n" ] && [ ${'$'}{#t} -ge 5 ] && e=$t || e=$n
-             [ "$h" != "$n" ] && [ ${'$'}{#h} -ge 3 ] && [ ${'$'}{#t} -ge 3 ] || { h=$n; t=$n; }
-             nkfirst /var/log/$n* /var/log/*/$n* /var/log/$n/* /var/log/$h/$t* /home/*/$e/* /root/$e/* /home/*/logs/$n* /home/*/log/$n* /root/logs/$n* /root/log/$n* /srv/*/logs/$n* /srv/*/log/$n* /opt/*/logs/$n* /opt/*/log/$n* && break
-           done)
+           # or a note of the program's own (its log, its status, its script's folders)
+           o=$(ownnote "$v")
            # (or the log named as the pid file is: eod.log in a log folder for /run/corebank/eod.pid)
            ps=${'$'}{2##*/}; ps=${'$'}{ps%.pid}
            if [ -z "$o" ] && [ ${'$'}{#ps} -ge 3 ]; then
              o=$(nkfirst /var/log/$ps.* /var/log/*/$ps.* /var/log/$ps/* /home/*/logs/$ps.* /home/*/log/$ps.* /root/logs/$ps.* /srv/*/logs/$ps.* /opt/*/logs/$ps.*)
-           fi
-           # (or a note in a folder the program's own script (not a binary) works in, or in that folder's
-           # namesake under /var/lib, its state: batch.state in /var/lib/cafeteria for a script
-           # that logs to /var/log/cafeteria)
-           if [ -z "$o" ]; then
-             o=$(tr '\000' '\n' < "/proc/$v/cmdline" 2>/dev/null | grep '^/' | head -n 4 | while IFS= read -r a; do
-               [ -f "$a" ] && [ "$(stat -c %s -- "$a" 2>/dev/null || echo 0)" -le 65536 ] && [ "$(head -c 2 -- "$a" 2>/dev/null)" = '#!' ] || continue
-               grep -v '^#!' -- "$a" 2>/dev/null | grep -oE '/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+' | head -n 20 | while IFS= read -r q; do d=${'$'}{q%/*}; printf '%s\n%s\n' "$d" "/var/lib/${'$'}{d##*/}"; done
-             done | awk '!seen[$0]++' | head -n 8 | while IFS= read -r d; do
-               case "$d" in /|/bin|/sbin|/usr|/usr/bin|/usr/sbin|/usr/local/bin|/etc|/proc|/dev|/tmp|/var/tmp|/var/lib/bin|/var/lib/sbin) continue ;; esac
-               [ -d "$d" ] && [ ! -L "$d" ] || continue
-               nkfirst "$d"/* && break
-             done)
            fi
            [ -n "$o" ] && { r "$1" spare "$(printf '%s\n' "$o" | head -n 1)"; r "$1" says "$(printf '%s\n' "$o" | sed -n 2p)"; }
            # or it holds open a file deleted from disk
@@ -1206,6 +1218,7 @@ pm() {
          fi ;;
     esac
     r "$1" proc "$p $a"
+    sp=
     # its parent (the field after the state, which follows the name in parentheses)
     r "$1" parent "$(sed 's/^.*) //' "$d/stat" 2>/dev/null | cut -d' ' -f2)"
     # a small file in the run, lock or temp folders that holds its id on its first line and says
@@ -1215,9 +1228,9 @@ pm() {
       [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s -- "$f" 2>/dev/null || echo 0)" -le ${NOTE_BYTES} ] || continue
       [ "$(head -n 1 -- "$f" 2>/dev/null | tr -d '\r' | awk '{print $1}')" = "$p" ] || continue
       l=$(grep -m 1 -iE -- "$NOKILL" "$f" 2>/dev/null | head -c 300)
-      [ -n "$l" ] && { r "$1" spare "$p"; r "$1" file "$f"; r "$1" says "$l"; break; }
+      [ -n "$l" ] && { sp=1; r "$1" spare "$p"; r "$1" file "$f"; r "$1" says "$l"; break; }
     done
-    o=$(od "$p") && [ -n "$o" ] && { r "$1" spare "$p"; r "$1" file "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; }
+    o=$(od "$p") && [ -n "$o" ] && { sp=1; r "$1" spare "$p"; r "$1" file "$o"; r "$1" says "holds $o open, deleted from disk: its last copy"; }
     # a log named for the program (its name, or its two halves as folder and file:
     # archive/writer.log for archive-writer), written in the last minutes, whose last lines say
     # not to stop it ("wrote segment 212/400 - do not interrupt")
@@ -1233,8 +1246,14 @@ pm() {
       if [ -n "$lg" ]; then
         # (or its first lines, where a run states what stopping it part way leaves)
         l=$( { head -n 5 -- "$lg"; tail -n 3 -- "$lg"; } 2>/dev/null | grep -iE -- "$NOKILL" | tail -n 1 | head -c 300)
-        [ -n "$l" ] && { r "$1" spare "$p"; r "$1" file "$lg"; r "$1" says "$l"; }
+        [ -n "$l" ] && { sp=1; r "$1" spare "$p"; r "$1" file "$lg"; r "$1" says "$l"; }
       fi
+    fi
+    # (or a note of its program's own, written in the last half hour: "phase 3/4: rewriting donor
+    # records in place - DO NOT INTERRUPT" in ~/migrate/status for donor-migrate)
+    if [ -z "$sp" ]; then
+      l=$(NKRECENT=1 ownnote "$p")
+      [ -n "$l" ] && { sp=1; r "$1" spare "$p"; r "$1" file "$(printf '%s\n' "$l" | head -n 1)"; r "$1" says "$(printf '%s\n' "$l" | sed -n 2p)"; }
     fi
     # a lock file in the lock or run folders (or a folder of its own there) whose first word is
     # its id: it holds that lock, in the middle of the work the lock guards

@@ -573,7 +573,7 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const folder = (parentOf(clean).split('/').pop() ?? '').replace(/^\./, '').toLowerCase();
     if (folder.length >= 3 && scope.words.has(folder)) return true;
   }
-  if (/[*?]/.test(base)) {
+  if (/[*?[]/.test(base)) {
     // a find's name pattern of a kind the request names ("core dumps" for core.[0-9]*), over a
     // folder the request names or over the home it speaks of ("my home is full of core dumps")
     const root = clean.includes('/**/') ? clean.slice(0, clean.indexOf('/**/')) : parentOf(clean);
@@ -615,10 +615,10 @@ export function inRequestScope(path: string, scope: RequestScope, lenient = fals
     const ending = /^\*\.([a-z0-9]{3,5})$/.exec(base)?.[1];
     if (rootNamed && ending !== undefined && [...scope.words].some((w) => w.length >= 4 && /^[a-z]+$/.test(w) && shortens(ending, w))) return true;
     // a pattern whose fixed start is a word of the request ("the old autosaves" for
-    // _autosave*.zip), in a folder outside the system places that the request calls by one of
-    // its names ("the factorio server dir"); a separator may close the start ("the TEST_
-    // accounts" for TEST_*)
-    const start = /^[._-]*([a-z][a-z0-9]{3,})([._-]?)[*?[]/.exec(base.toLowerCase());
+    // _autosave*.zip; a number of four digits or more it says, "job 4410" for 4410-*.pdf), in a
+    // folder outside the system places that the request calls by one of its names ("the
+    // factorio server dir"); a separator may close the start ("the TEST_ accounts" for TEST_*)
+    const start = /^[._-]*([a-z][a-z0-9]{3,}|\d{4,}(?=[._-]))([._-]?)[*?[]/.exec(base.toLowerCase());
     const lead = start?.[1];
     const said = (w: string) => scope.words.has(w) || scope.words.has(`${w}s`) || scope.words.has(`${w}es`);
     return lead !== undefined && (said(lead) || (start![2] !== '' && scope.words.has(`${lead}${start![2]}`))) && !isSystemPath(root) && root.split('/').some((part) => part.length >= 3 && !PLACE_WORDS.has(part.toLowerCase()) && said(part.toLowerCase()));

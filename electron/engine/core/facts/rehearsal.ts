@@ -429,9 +429,16 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // (nor one listening on a port the request names: "the dev server hogging port 3000" is the one started with -p 3000)
   const ports = [...(req.request ?? '').matchAll(/\bports? (\d{2,5})\b|:(\d{2,5})\b/gi)].map((m) => new RegExp(`(^|\\s)(-p|--port)[ =]${m[1] ?? m[2]}(\\s|$)|:${m[1] ?? m[2]}(\\s|/|$)`));
   const onNamedPort = (args: string): boolean => ports.some((p) => p.test(args));
+  // (a program's own name of two letters, said as a word, names it too: "the orphaned gs processes")
+  const tokens = new Set(`${req.request ?? ''} ${report.command}`.toLowerCase().split(/[^a-z0-9_.-]+/));
+  const shortName = (args: string): boolean => {
+    const program = executable(args);
+    const name = program.slice(program.lastIndexOf('/') + 1).toLowerCase();
+    return name.length === 2 && tokens.has(name);
+  };
   const unsaid = report.killed.filter((k) => {
     const own = [...wordsOf(k.args)];
-    return own.length > 0 && !own.some((w) => said.has(w)) && !(k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) && !onNamedPort(k.args);
+    return own.length > 0 && !own.some((w) => said.has(w)) && !(k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) && !onNamedPort(k.args) && !shortName(k.args);
   });
   // when the request locates the process it means (a folder its program lives in) and the
   // command also stopped one whose program lives elsewhere, that one was not meant
@@ -945,10 +952,17 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   const emptiedKept = (c: RehearsedChange): boolean => c.change === 'rewritten' && c.after?.size === 0 && kept.has(c.path);
   // (nor is one the request asks to have stopped and points at, by its program's name or by the
   // account it runs as: "the kiosk account is retired, kill whatever's still running under it";
-  // a script's own `sleep` goes with it)
-  const stopAsked = /\b(kill|stop|terminate|shut ?down|end)\b/i.test(req.request ?? '') && !RESTART_ASK.test(req.request ?? '');
+  // a script's own `sleep` goes with it. Not when the request calls it stuck or hung, which the
+  // twin cannot tell from busy; and by the program's name only when the runs it stopped do not
+  // differ in words the request does not say: `report-runner.sh cusdec-upload` among the
+  // "dwell-report jobs" was not meant)
+  const stopAsked = /\b(kill|stop|terminate|shut ?down|end)\b/i.test(req.request ?? '') && !RESTART_ASK.test(req.request ?? '') && !STUCK_ASK.test(req.request ?? '');
+  const askedWords = wordsOf(req.request ?? '');
+  const runs = report.killed.filter((k) => !/^(\S*\/)?sleep(\s|$)/.test(k.args));
+  const alike = runs.every((k) => k.args.trim() === runs[0]!.args.trim());
+  const ownWords = (args: string): string[] => [...wordsOf(args)].filter((w) => !wordsOf(executable(args)).has(w) && !askedWords.has(w));
   const meantStop = (k: RehearsalReport['killed'][number]): boolean =>
-    stopAsked && ((k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) || requestNamesProgram(req.request ?? '', `${k.pid} ${k.args}`) || /^(\S*\/)?sleep(\s|$)/.test(k.args));
+    stopAsked && ((k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) || (requestNamesProgram(req.request ?? '', `${k.pid} ${k.args}`) && (alike || ownWords(k.args).length === 0)) || /^(\S*\/)?sleep(\s|$)/.test(k.args));
   if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked) && !meantStop(k)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !emptiedKept(c) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
@@ -962,6 +976,12 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   const plain = (f: string): boolean => PLAIN_FLAGS.has(f) || (lossless && f === 'log-tamper') || (listFed && f === 'dynamic-target') || (lossless && relaunched && f === 'background');
   if (facts.parseError || facts.flags.some((f) => !plain(f)) || e.network.length + e.persistence.length + e.privilege.length + e.execution.length + e.exhaustion.length > 0) return undefined;
   const asked = requestNamed(facts);
+  // (under the lossless test, where nothing is lost, a file the facts place in the request's
+  // scope by its words counts as named too: "the sales log" for /var/log/ferrytix/sales.log)
+  if (lossless) {
+    const scoped = new Set([...e.writes, ...e.deletes].filter((x) => x.inScope && !x.glob && !x.dynamic).map((x) => x.path));
+    asked.push((p) => scoped.has(p));
+  }
   // (a start-up file deleted with the whole folder it lies in, a home that goes, starts nothing)
   const goneFolders = report.changes.filter((c) => c.change === 'deleted' && c.before?.type === 'dir').map((c) => `${c.path}/`);
   for (const c of report.changes) {
