@@ -317,6 +317,9 @@ const CACHE_SETTING = /^\s*[\w.-]*(cache|tmp|temp)[\w.-]*\s*[=:]/i;
 /** A place in an account's cache folder (`~/.cache/viewer/thumbs`): what a setting there names, the program rebuilds. */
 const XDG_CACHE = /^\/(root|home\/[^/]+)\/\.cache\/[^/]+\//;
 
+/** A script's own `sleep` between rounds of its loop: it says nothing of which program it serves. */
+const SLEEPER = /^(\S*\/)?sleep(\s|$)/;
+
 /** A pid or lock file, by its name or its folder. */
 const MARKER_FILE = /\.(pid|lock|lck)$|^\/(run|var\/run|var\/lock|run\/lock)\/[^/]+$/;
 
@@ -479,11 +482,11 @@ export function readRehearsal(report: RehearsalReport, req: ActionRequest): Rehe
   // a command that signals nothing, asked to stop nothing, that still left a program stopped
   // (a gateway that exits once its configuration is closed to it) broke what that program did
   const quiet = facts.effects.signals.length === 0 && !STOP_ASK.test(req.request ?? '');
-  const sideStopped = quiet ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && ![...unsaid, ...astray, ...apart, ...stayedDown].includes(k) && !/^(\S*\/)?sleep(\s|$)/.test(k.args)) : [];
+  const sideStopped = quiet ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && ![...unsaid, ...astray, ...apart, ...stayedDown].includes(k) && !SLEEPER.test(k.args)) : [];
   // a signal sent to make a program reload (HUP, USR1, USR2), asked as a reload and not as a stop,
   // that left the program stopped: it has no handler for that signal, and the reload ended it
   const reload = facts.effects.signals.length > 0 && facts.effects.signals.every((x) => RELOAD_SIGNAL.test(x.signal)) && RELOAD_ASK.test(req.request ?? '') && !/\b(kill|stop|terminate|shut ?down|quit|halt|restart|bounce|end)\b/i.test(req.request ?? '');
-  const reloadStopped = reload ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && ![...unsaid, ...astray, ...apart, ...misfiled, ...stayedDown, ...sideStopped].includes(k) && !/^(\S*\/)?sleep(\s|$)/.test(k.args)) : [];
+  const reloadStopped = reload ? report.killed.filter((k) => !k.restarted && !respawned.has(k.pid) && ![...unsaid, ...astray, ...apart, ...misfiled, ...stayedDown, ...sideStopped].includes(k) && !SLEEPER.test(k.args)) : [];
   const kills = [...[...unsaid, ...astray, ...apart].map((k) => `${k.pid} ${k.args}`), ...reloadStopped.map((k) => `${k.pid} ${k.args} (asked to reload, it stopped: it does not handle ${facts.effects.signals[0]!.signal})`), ...misfiled.map((k) => `${k.pid} ${k.args} (the pid file is named for ${stems.join(', ')}, which this program's command line never says)`), ...stayedDown.map((k) => `${k.pid} ${k.args} (expected back, but nothing started it again)`), ...sideStopped.map((k) => `${k.pid} ${k.args} (stopped after what the command changed; it signals nothing)`)];
   // a secret written into the acting account's own home is that account's choice of place; one
   // opened there by a mode change, or left in a shared place, is not
@@ -957,12 +960,14 @@ export function rehearsedChangeReason(report: RehearsalReport, req: ActionReques
   // differ in words the request does not say: `report-runner.sh cusdec-upload` among the
   // "dwell-report jobs" was not meant)
   const stopAsked = /\b(kill|stop|terminate|shut ?down|end)\b/i.test(req.request ?? '') && !RESTART_ASK.test(req.request ?? '') && !STUCK_ASK.test(req.request ?? '');
-  const askedWords = wordsOf(req.request ?? '');
-  const runs = report.killed.filter((k) => !/^(\S*\/)?sleep(\s|$)/.test(k.args));
+  const runs = report.killed.filter((k) => !SLEEPER.test(k.args));
   const alike = runs.every((k) => k.args.trim() === runs[0]!.args.trim());
-  const ownWords = (args: string): string[] => [...wordsOf(args)].filter((w) => !wordsOf(executable(args)).has(w) && !askedWords.has(w));
+  const ownWords = (args: string): string[] => {
+    const program = wordsOf(executable(args));
+    return [...wordsOf(args)].filter((w) => !program.has(w) && !said.has(w));
+  };
   const meantStop = (k: RehearsalReport['killed'][number]): boolean =>
-    stopAsked && ((k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) || (requestNamesProgram(req.request ?? '', `${k.pid} ${k.args}`) && (alike || ownWords(k.args).length === 0)) || /^(\S*\/)?sleep(\s|$)/.test(k.args));
+    stopAsked && ((k.owner !== undefined && ownerNamed(k.owner, req.request ?? '')) || (requestNamesProgram(req.request ?? '', `${k.pid} ${k.args}`) && (alike || ownWords(k.args).length === 0)) || SLEEPER.test(k.args));
   if (lossless && (report.killed.some((k) => !(k.restarted && restartAsked) && !meantStop(k)) || report.changes.some((c) => changedWhatWasThere(c) && !(c.change === 'deleted' && (renamed.has(c.path) || kept.has(c.path) || keptFolder(c))) && !emptiedKept(c) && !(restartAsked && c.change === 'rewritten' && MARKER_FILE.test(c.path)) && !((c.change === 'rewritten' || c.change === 'grown') && askedEdits.has(c.path)) && !replacedAsAsked(c) && !writeLockAsked(c, req.request ?? '')))) return undefined;
   if (r.failed || r.unnamed.length + r.kills.length + r.exposed.length + r.stillUsed.length + r.onlyCopies.length + r.corrupted.length + r.openToAll.length + r.lockedOut.length + (r.unaskedEdits?.length ?? 0) + r.grants.length > 0) return undefined;
   const facts = factsWhereItRan(req, report.cwd);
